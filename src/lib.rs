@@ -1,0 +1,26 @@
+//! dlxc: a declarative modeling language for exact-cover problems, and the Dancing
+//! Links engine under it.
+//!
+//! The pipeline, one module a step:
+//!
+//! ```text
+//! grammar/dlx.pest -> syntax  (parse tree -> typed AST with spans)
+//!                  -> check   (names, arity, cycles: every error, not the first)
+//!                  -> lower   (evaluate comprehensions -> Problem with origins)
+//!                  -> solve   (Dancing Links over the Problem; knows nothing of the AST)
+//!                  -> render  (solutions back into text, grids, JSON Lines)
+//! ```
+//!
+//! [`problem::Problem`] is the one interface between the language and the engine. Knuth's
+//! text format ([`format::knuth`]) reads into the same type and writes out of it, so the
+//! engine is tested and measured without the language.
+//!
+//! Nothing in the library touches the terminal or the file system except [`cli`], which
+//! the binary calls after parsing its arguments.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod diag;
+pub mod problem;
+pub mod source;

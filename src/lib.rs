@@ -22,5 +22,7 @@
 #![warn(missing_docs)]
 
 pub mod diag;
+pub mod lower;
 pub mod problem;
 pub mod source;
+pub mod syntax;

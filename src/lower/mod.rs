@@ -1,0 +1,3 @@
+//! Lowering: evaluate a checked model into a [`Problem`](crate::problem::Problem).
+
+pub mod builtins;

@@ -1,0 +1,475 @@
+//! The typed syntax tree of a `.dlx` model.
+//!
+//! Every node carries the [`Span`] of the text it was parsed from, so later phases can
+//! point at it. The tree is what the user wrote, nothing resolved: names are strings,
+//! types are written type expressions. pest's own types never appear here.
+
+use crate::source::Span;
+
+/// A whole model file: its declarations in source order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    /// Declarations, in the order written.
+    pub decls: Vec<Decl>,
+    /// The whole file.
+    pub span: Span,
+}
+
+/// A name as written, with its place.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Ident {
+    /// The name.
+    pub name: String,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// A top-level declaration.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Decl {
+    /// `param n = 3`, `param puzzle: grid[N, N]`.
+    Param(ParamDecl),
+    /// `let N = n * n`.
+    Let(LetDecl),
+    /// `fn box_of(r, c) = r / n * n + c / n`.
+    Fn(FnDecl),
+    /// `item cell[r, c] for r in 0..N, c in 0..N`.
+    Item(ItemDecl),
+    /// `option put[r, c, v] for ... covers ...`.
+    Option(OptionDecl),
+    /// `force put[r, c, v] for ... where ...`.
+    Force(ForceDecl),
+    /// `minimize count`, `maximize cost`.
+    Objective(ObjectiveDecl),
+}
+
+impl Decl {
+    /// The span of the whole declaration.
+    pub fn span(&self) -> Span {
+        match self {
+            Decl::Param(d) => d.span,
+            Decl::Let(d) => d.span,
+            Decl::Fn(d) => d.span,
+            Decl::Item(d) => d.span,
+            Decl::Option(d) => d.span,
+            Decl::Force(d) => d.span,
+            Decl::Objective(d) => d.span,
+        }
+    }
+
+    /// The name the declaration defines, if it defines one (forces and objectives
+    /// do not).
+    pub fn name(&self) -> Option<&Ident> {
+        match self {
+            Decl::Param(d) => Some(&d.name),
+            Decl::Let(d) => Some(&d.name),
+            Decl::Fn(d) => Some(&d.name),
+            Decl::Item(d) => Some(&d.name),
+            Decl::Option(d) => Some(&d.name),
+            Decl::Force(_) | Decl::Objective(_) => None,
+        }
+    }
+}
+
+/// `param NAME (: TYPE)? (= DEFAULT)?`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamDecl {
+    /// The parameter's name.
+    pub name: Ident,
+    /// Its declared type, if any.
+    pub ty: Option<TypeExpr>,
+    /// Its default value, if any.
+    pub default: Option<Expr>,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// A written type: `int`, `str`, `grid`, `grid[N, N]`, `ints`, `set`, `list`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TypeExpr {
+    /// The type's name.
+    pub name: Ident,
+    /// Arguments in brackets, such as the dimensions of a grid.
+    pub args: Vec<Expr>,
+    /// The whole type.
+    pub span: Span,
+}
+
+/// `let NAME = EXPR`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LetDecl {
+    /// The name bound.
+    pub name: Ident,
+    /// Its value.
+    pub value: Expr,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// `fn NAME(PARAMS) = BODY`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FnDecl {
+    /// The function's name.
+    pub name: Ident,
+    /// Its parameters.
+    pub params: Vec<Ident>,
+    /// The expression it computes.
+    pub body: Expr,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// Whether an item family is primary, secondary or colored (written before `item`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ItemClass {
+    /// Covered exactly once (or within its bounds); the default.
+    Primary,
+    /// `secondary item ...`: covered at most once.
+    Secondary,
+    /// `colored item ...`: secondary, and options that give it the same color may share it.
+    Colored,
+}
+
+/// A multiplicity interval after `:` in an item declaration.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BoundsExpr {
+    /// `: k` — exactly `k` times.
+    Exactly(Expr),
+    /// `: lo..hi` or `: lo..` (no upper bound).
+    Range {
+        /// The lower bound.
+        lo: Expr,
+        /// The upper bound, or `None` for "no limit".
+        hi: Option<Expr>,
+    },
+}
+
+/// `[secondary|colored] item NAME[INDEX] (for ...)? (: BOUNDS)?`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ItemDecl {
+    /// Primary, secondary or colored.
+    pub class: ItemClass,
+    /// The family name.
+    pub name: Ident,
+    /// The index expressions in brackets; empty for a single item without brackets.
+    pub index: Vec<Expr>,
+    /// Generators, filters and local lets.
+    pub clauses: Vec<Clause>,
+    /// The multiplicity interval, if written.
+    pub bounds: Option<BoundsExpr>,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// `option NAME[INDEX] (for ...)? covers ... (cost E)? (paint ...)*`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OptionDecl {
+    /// The family name.
+    pub name: Ident,
+    /// The index expressions in brackets; empty for a single option.
+    pub index: Vec<Expr>,
+    /// Generators, filters and local lets, in order.
+    pub clauses: Vec<Clause>,
+    /// The items each option covers.
+    pub covers: Vec<CoverEntry>,
+    /// The option's cost, if any.
+    pub cost: Option<Expr>,
+    /// Cells painted when the option is chosen.
+    pub paints: Vec<Paint>,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// One entry of a `covers` list: `cell[r, c]`, `hole[x, y] for (x, y) in at`,
+/// `square[x, y] = color`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CoverEntry {
+    /// The item family.
+    pub family: Ident,
+    /// Its index expressions.
+    pub index: Vec<Expr>,
+    /// The color given to a colored item, if any.
+    pub color: Option<Expr>,
+    /// A comprehension over this entry, if any.
+    pub clauses: Vec<Clause>,
+    /// The whole entry.
+    pub span: Span,
+}
+
+/// `paint CELL = VALUE (for ...)?`: what a chosen option shows in the solution grid.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Paint {
+    /// The cell, a `(row, column)` pair.
+    pub cell: Expr,
+    /// What the cell shows.
+    pub value: Expr,
+    /// A comprehension over cells, if any.
+    pub clauses: Vec<Clause>,
+    /// The whole clause.
+    pub span: Span,
+}
+
+/// `force NAME[INDEX] (for ...)?`: options every solution must contain.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ForceDecl {
+    /// The option family.
+    pub family: Ident,
+    /// Index expressions naming the forced option.
+    pub index: Vec<Expr>,
+    /// Generators and filters.
+    pub clauses: Vec<Clause>,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// What an objective optimizes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ObjectiveKind {
+    /// `minimize count`: fewest options.
+    MinimizeCount,
+    /// `minimize cost`: least total cost.
+    MinimizeCost,
+    /// `maximize cost`: greatest total cost.
+    MaximizeCost,
+}
+
+/// `minimize count`, `minimize cost`, `maximize cost`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ObjectiveDecl {
+    /// What to optimize.
+    pub kind: ObjectiveKind,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// One clause of a comprehension or a family: `for PAT in EXPR`, `where EXPR`,
+/// `let PAT = EXPR`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Clause {
+    /// `for PAT in EXPR` (also each `PAT in EXPR` after a comma).
+    For {
+        /// What each element is bound to.
+        pat: Pattern,
+        /// The collection iterated.
+        iter: Expr,
+        /// The whole generator.
+        span: Span,
+    },
+    /// `where EXPR`: skip unless true.
+    Where(Expr),
+    /// `let PAT = EXPR`: a local binding.
+    Let {
+        /// What the value is bound to.
+        pat: Pattern,
+        /// The value.
+        value: Expr,
+        /// The whole clause.
+        span: Span,
+    },
+}
+
+/// A binding pattern: a name, `_`, or a tuple of patterns.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Pattern {
+    /// Binds the whole value.
+    Name(Ident),
+    /// Ignores the value.
+    Wildcard(Span),
+    /// Destructures a tuple (or a two-element list) of the same length.
+    Tuple(Vec<Pattern>, Span),
+}
+
+impl Pattern {
+    /// Where the pattern is written.
+    pub fn span(&self) -> Span {
+        match self {
+            Pattern::Name(i) => i.span,
+            Pattern::Wildcard(s) | Pattern::Tuple(_, s) => *s,
+        }
+    }
+
+    /// Calls `f` on every name the pattern binds, left to right.
+    pub fn for_each_name<'a>(&'a self, f: &mut impl FnMut(&'a Ident)) {
+        match self {
+            Pattern::Name(i) => f(i),
+            Pattern::Wildcard(_) => {}
+            Pattern::Tuple(ps, _) => ps.iter().for_each(|p| p.for_each_name(f)),
+        }
+    }
+}
+
+/// An expression with its span.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    /// What kind of expression.
+    pub kind: ExprKind,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// Unary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnaryOp {
+    /// `-x`
+    Neg,
+    /// `not x`
+    Not,
+}
+
+/// Binary operators, from loosest to tightest binding (see the grammar).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinaryOp {
+    /// `or` (short-circuit)
+    Or,
+    /// `and` (short-circuit)
+    And,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<` (also proper subset)
+    Lt,
+    /// `<=` (also subset)
+    Le,
+    /// `>` (also proper superset)
+    Gt,
+    /// `>=` (also superset)
+    Ge,
+    /// `in` (membership in a collection, substring of a string, key of a map)
+    In,
+    /// `not in`
+    NotIn,
+    /// `|`: set union
+    Union,
+    /// `&`: set intersection
+    Intersect,
+    /// `+`: integer sum, string/list concatenation
+    Add,
+    /// `-`: integer difference, set difference
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`: integer division, rounding toward negative infinity
+    Div,
+    /// `%`: remainder with the sign of the divisor
+    Rem,
+}
+
+impl BinaryOp {
+    /// The operator as written.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinaryOp::Or => "or",
+            BinaryOp::And => "and",
+            BinaryOp::Eq => "==",
+            BinaryOp::Ne => "!=",
+            BinaryOp::Lt => "<",
+            BinaryOp::Le => "<=",
+            BinaryOp::Gt => ">",
+            BinaryOp::Ge => ">=",
+            BinaryOp::In => "in",
+            BinaryOp::NotIn => "not in",
+            BinaryOp::Union => "|",
+            BinaryOp::Intersect => "&",
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "/",
+            BinaryOp::Rem => "%",
+        }
+    }
+}
+
+/// The kinds of expression.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    /// An integer literal.
+    Int(i64),
+    /// `true` or `false`.
+    Bool(bool),
+    /// A string literal (escapes resolved; `"""` blocks dedented).
+    Str(String),
+    /// A name: a parameter, let, loop variable, function or family.
+    Name(Ident),
+    /// `(a, b)`; a one-element tuple is written `(a,)`.
+    Tuple(Vec<Expr>),
+    /// `[a, b]`
+    List(Vec<Expr>),
+    /// `{a, b}`; `{}` is the empty set.
+    Set(Vec<Expr>),
+    /// `{k: v, ...}`
+    Map(Vec<(Expr, Expr)>),
+    /// `[e for ...]`; also the argument of `f(e for ...)`.
+    ListComp {
+        /// The element computed per binding.
+        elem: Box<Expr>,
+        /// The clauses, first one a `for`.
+        clauses: Vec<Clause>,
+    },
+    /// `{e for ...}`
+    SetComp {
+        /// The element computed per binding.
+        elem: Box<Expr>,
+        /// The clauses, first one a `for`.
+        clauses: Vec<Clause>,
+    },
+    /// `{k: v for ...}`
+    MapComp {
+        /// The key.
+        key: Box<Expr>,
+        /// The value.
+        value: Box<Expr>,
+        /// The clauses, first one a `for`.
+        clauses: Vec<Clause>,
+    },
+    /// `-x`, `not x`.
+    Unary {
+        /// The operator.
+        op: UnaryOp,
+        /// Its operand.
+        expr: Box<Expr>,
+    },
+    /// `a OP b`.
+    Binary {
+        /// The operator.
+        op: BinaryOp,
+        /// Where the operator is written.
+        op_span: Span,
+        /// Left operand.
+        lhs: Box<Expr>,
+        /// Right operand.
+        rhs: Box<Expr>,
+    },
+    /// `lo..hi` or `lo..=hi`.
+    Range {
+        /// First value.
+        lo: Box<Expr>,
+        /// End value.
+        hi: Box<Expr>,
+        /// Whether `hi` is included (`..=`).
+        inclusive: bool,
+    },
+    /// `f(args)`. Functions are only named, never computed.
+    Call {
+        /// The function.
+        func: Ident,
+        /// The arguments.
+        args: Vec<Expr>,
+    },
+    /// `x[i]`; a range index `x[a..b]` is a slice.
+    Index {
+        /// The indexed value.
+        base: Box<Expr>,
+        /// The index.
+        index: Box<Expr>,
+    },
+    /// `if c then a else b`.
+    If {
+        /// The condition.
+        cond: Box<Expr>,
+        /// Value when true.
+        then: Box<Expr>,
+        /// Value when false.
+        otherwise: Box<Expr>,
+    },
+}

@@ -26,6 +26,8 @@ use std::fmt;
 
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
 
+pub mod suggest;
+
 include!(concat!(env!("OUT_DIR"), "/explanations.rs"));
 
 /// The explanation of a diagnostic code (`E0101` or `dlx::E0101`), if there is one.

@@ -123,3 +123,14 @@ pub fn signature(name: &str) -> Option<(usize, usize, &'static str)> {
         .find(|(n, ..)| *n == name)
         .map(|&(_, lo, hi, doc)| (lo, hi, doc))
 }
+
+/// Why a builtin refused its arguments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuiltinError {
+    /// The argument at fault (0-based), or `None` when the call as a whole is wrong.
+    pub arg: Option<usize>,
+    /// What went wrong, lowercase, "expected X, found Y" style.
+    pub message: String,
+    /// What to write instead, if there is something useful to say.
+    pub help: Option<String>,
+}

@@ -1,3 +1,4 @@
 //! Lowering: evaluate a checked model into a [`Problem`](crate::problem::Problem).
 
 pub mod builtins;
+pub mod value;

@@ -24,5 +24,6 @@
 pub mod diag;
 pub mod lower;
 pub mod problem;
+pub mod render;
 pub mod source;
 pub mod syntax;

@@ -1,19 +1,54 @@
-//! The `dlxc` command: parses arguments and hands them to the library.
+//! The `dlxc` command: parses arguments with clap and hands them to the library.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use dlxc::cli::{self, Command, Emit, ModelArgs, SearchArgs};
 
 /// Exact cover, declaratively: compile `.dlx` models and solve them with Dancing Links.
+///
+/// Exit codes: 0 solved, 1 no solution, 2 bad input or usage, 3 search cut short by a
+/// limit before a solution was found.
 #[derive(Parser, Debug)]
 #[command(name = "dlxc", version, about, propagate_version = true)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Sub,
 }
 
 #[derive(Subcommand, Debug)]
-enum Command {
+enum Sub {
+    /// Compile a model and solve it (record by record with --data).
+    Run {
+        #[command(flatten)]
+        model: ModelFlags,
+        #[command(flatten)]
+        search: SearchFlags,
+    },
+    /// Report every diagnostic of a model without searching.
+    Check {
+        #[command(flatten)]
+        model: ModelFlags,
+    },
+    /// Write the lowered problem of a model (its defaults, or the first data record).
+    Compile {
+        #[command(flatten)]
+        model: ModelFlags,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "knuth")]
+        emit: EmitFormat,
+    },
+    /// Solve a problem in Knuth's DLX text format (or a 0/1 matrix with --matrix).
+    Solve {
+        /// The problem file; `-` or nothing reads standard input.
+        file: Option<PathBuf>,
+        /// Read a 0/1 matrix: a line `n m`, then n rows of m numbers 0 or 1.
+        #[arg(long)]
+        matrix: bool,
+        #[command(flatten)]
+        search: SearchFlags,
+    },
     /// Explain a diagnostic code, with an example (`dlxc explain E0101`).
     Explain {
         /// The code, such as E0101 or dlx::E0101.
@@ -21,18 +56,114 @@ enum Command {
     },
 }
 
-fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match cli.command {
-        Command::Explain { code } => match dlxc::diag::explain(&code) {
-            Some(text) => {
-                print!("{text}");
-                ExitCode::SUCCESS
-            }
-            None => {
-                eprintln!("error: no diagnostic has the code `{code}`");
-                ExitCode::from(2)
-            }
-        },
+#[derive(Args, Debug)]
+struct ModelFlags {
+    /// The model file (`.dlx`).
+    model: PathBuf,
+    /// Set a parameter: `-p n=4`, `-p 'missing={3,12}'`, `-p alphabet=ABCD`.
+    #[arg(short = 'p', long = "param", value_name = "NAME=VALUE")]
+    params: Vec<String>,
+    /// A data file: each record fills the model's data parameter and is solved in turn.
+    #[arg(long, value_name = "FILE")]
+    data: Option<PathBuf>,
+    /// Largest number of items or options one family may make, and of elements one
+    /// comprehension may build.
+    #[arg(long, value_name = "N", default_value_t = 10_000_000)]
+    max_size: usize,
+}
+
+#[derive(Args, Debug)]
+struct SearchFlags {
+    /// Print every solution.
+    #[arg(long, conflicts_with_all = ["limit", "count"])]
+    all: bool,
+    /// Print at most N solutions.
+    #[arg(long, value_name = "N", conflicts_with = "count")]
+    limit: Option<u64>,
+    /// Print the number of solutions only.
+    #[arg(long)]
+    count: bool,
+    /// Print search statistics (nodes, updates, time) to stderr.
+    #[arg(long)]
+    stats: bool,
+    /// Print JSON Lines: one object per solution, then a summary object.
+    #[arg(long)]
+    json: bool,
+    /// Stop searching after this many seconds.
+    #[arg(long, value_name = "SECONDS", value_parser = positive_seconds)]
+    time_limit: Option<f64>,
+    /// Stop searching after this many search-tree nodes.
+    #[arg(long, value_name = "N")]
+    node_limit: Option<u64>,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug)]
+enum EmitFormat {
+    /// Knuth's DLX1/DLX2/DLX3/DLX5 text format.
+    Knuth,
+    /// The lowered problem as one JSON object.
+    Json,
+}
+
+fn positive_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err(format!("expected a positive number of seconds, found `{s}`")),
     }
+}
+
+impl From<ModelFlags> for ModelArgs {
+    fn from(m: ModelFlags) -> ModelArgs {
+        ModelArgs {
+            model: m.model,
+            params: m.params,
+            data: m.data,
+            max_size: m.max_size,
+        }
+    }
+}
+
+impl From<SearchFlags> for SearchArgs {
+    fn from(s: SearchFlags) -> SearchArgs {
+        SearchArgs {
+            all: s.all,
+            limit: s.limit,
+            count: s.count,
+            stats: s.stats,
+            json: s.json,
+            time_limit: s.time_limit,
+            node_limit: s.node_limit,
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            // clap uses 0 for --help and --version, 2 for usage errors, as we do.
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let command = match cli.command {
+        Sub::Run { model, search } => Command::Run(model.into(), search.into()),
+        Sub::Check { model } => Command::Check(model.into()),
+        Sub::Compile { model, emit } => Command::Compile(
+            model.into(),
+            match emit {
+                EmitFormat::Knuth => Emit::Knuth,
+                EmitFormat::Json => Emit::Json,
+            },
+        ),
+        Sub::Solve { file, matrix, search } => Command::Solve {
+            file,
+            matrix,
+            search: search.into(),
+        },
+        Sub::Explain { code } => Command::Explain(code),
+    };
+    let style = cli::terminal_style();
+    let code = cli::execute(command, &mut std::io::stdout(), &mut std::io::stderr(), style);
+    ExitCode::from(code)
 }

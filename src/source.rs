@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use miette::{NamedSource, SourceSpan};
+use miette::{NamedSource, SourceCode, SourceSpan};
 
 /// A half-open byte range `start..end` in a source file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -69,15 +69,16 @@ impl From<Span> for SourceSpan {
 pub struct SourceFile {
     name: Arc<str>,
     text: Arc<str>,
+    named: Arc<NamedSource<Arc<str>>>,
 }
 
 impl SourceFile {
     /// A source file with a display name (usually its path) and its text.
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> SourceFile {
-        SourceFile {
-            name: Arc::from(name.into()),
-            text: Arc::from(text.into()),
-        }
+        let name: Arc<str> = Arc::from(name.into());
+        let text: Arc<str> = Arc::from(text.into());
+        let named = Arc::new(NamedSource::new(name.to_string(), Arc::clone(&text)));
+        SourceFile { name, text, named }
     }
 
     /// The display name.
@@ -98,6 +99,11 @@ impl SourceFile {
         let line_start = before.rfind('\n').map_or(0, |i| i + 1);
         let col = before[line_start..].chars().count() + 1;
         (line, col)
+    }
+
+    /// The source as miette reads it, for `Diagnostic::source_code`.
+    pub fn source_code(&self) -> &dyn SourceCode {
+        &*self.named
     }
 
     /// The source in the form miette renders: name plus text.

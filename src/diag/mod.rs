@@ -26,6 +26,7 @@ use std::fmt;
 
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
 
+pub mod report;
 pub mod suggest;
 
 include!(concat!(env!("OUT_DIR"), "/explanations.rs"));

@@ -1,4 +1,390 @@
-//! Lowering: evaluate a checked model into a [`Problem`](crate::problem::Problem).
+//! Lowering: evaluate a checked model into a [`Problem`] and the forced options.
+//!
+//! Lowering is staged. A model is lowered once per run for everything that does not
+//! depend on the data record (the sudoku matrix of 729 options), and once per record
+//! for what does (the clues, forced). When an item or option family itself reads the
+//! record (the pearl board decides which placements exist), the families are lowered
+//! again for each record. The [`Lowerer`] keeps the record-independent values cached
+//! in its environment between records.
 
 pub mod builtins;
+pub mod data;
+pub mod eval;
+pub mod family;
+pub mod ops;
 pub mod value;
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::diag::Diagnostics;
+use crate::diag::report::Report;
+use crate::lower::data::ParamType;
+use crate::lower::eval::Env;
+use crate::lower::family::{Families, lower_families, lower_force};
+use crate::lower::value::Value;
+use crate::problem::{ItemKind, OptionId};
+use crate::source::SourceFile;
+use crate::syntax::ast::{Decl, Model, ObjectiveKind, TypeExpr};
+
+/// One instance to solve: the lowered families (shared between records when they do
+/// not depend on the record) and the options forced for this record.
+#[derive(Clone, Debug)]
+pub struct Instance {
+    /// Items, options and what maps them back to the model.
+    pub families: Rc<Families>,
+    /// Options every solution must contain, in declaration order.
+    pub forced: Vec<OptionId>,
+}
+
+/// Why one record could not be lowered.
+#[derive(Debug)]
+pub struct RecordFailure {
+    /// What went wrong.
+    pub diagnostics: Diagnostics,
+    /// Whether the record is simply unsolvable (a primary item no option covers), as
+    /// opposed to a broken model or record.
+    pub unsolvable: bool,
+}
+
+/// Lowers one model, for any number of data records.
+pub struct Lowerer<'m> {
+    env: Env<'m>,
+    /// Declarations that depend on the data parameter.
+    stale: Vec<bool>,
+    /// The data parameter (name and type), if records are bound to one.
+    data_param: Option<(String, ParamType)>,
+    /// Outside values (`-p`) for the parameters.
+    overrides: HashMap<String, Value>,
+    /// Families lowered once, when none depends on the record.
+    base: Option<Rc<Families>>,
+    /// Forces that do not depend on the record, lowered with `base`.
+    base_forced: Vec<OptionId>,
+    /// Warnings found while lowering, reported once.
+    warnings: Diagnostics,
+}
+
+/// The objective of a model, if it has one.
+pub fn objective(model: &Model) -> Option<ObjectiveKind> {
+    model.decls.iter().find_map(|d| match d {
+        Decl::Objective(o) => Some(o.kind),
+        _ => None,
+    })
+}
+
+/// The types of the model's parameters, by declaration index (`None` when untyped).
+/// Grid dimensions are evaluated, so they may use other parameters.
+pub fn param_types(env: &mut Env<'_>) -> Result<Vec<Option<(String, ParamType)>>, Diagnostics> {
+    let model = env.model();
+    let mut out = Vec::with_capacity(model.decls.len());
+    let mut errors = Diagnostics::new();
+    for d in &model.decls {
+        match d {
+            Decl::Param(p) => match &p.ty {
+                Some(ty) => match resolve_type(env, ty) {
+                    Ok(t) => out.push(Some((p.name.name.clone(), t))),
+                    Err(e) => {
+                        errors.push(*e);
+                        out.push(None);
+                    }
+                },
+                None => out.push(None),
+            },
+            _ => out.push(None),
+        }
+    }
+    if errors.has_errors() {
+        return Err(errors);
+    }
+    Ok(out)
+}
+
+fn resolve_type<'m>(env: &mut Env<'m>, ty: &'m TypeExpr) -> eval::EvalResult<ParamType> {
+    let simple = match ty.name.name.as_str() {
+        "int" => Some(ParamType::Int),
+        "bool" => Some(ParamType::Bool),
+        "str" => Some(ParamType::Str),
+        "list" => Some(ParamType::List),
+        "set" => Some(ParamType::Set),
+        "map" => Some(ParamType::Map),
+        "ints" => Some(ParamType::Ints),
+        "grid" => None,
+        other => {
+            return Err(env.error(
+                "E0205",
+                format!("unknown type `{other}`"),
+                ty.name.span,
+                "not a type",
+            ));
+        }
+    };
+    if let Some(t) = simple {
+        return Ok(t);
+    }
+    match ty.args.as_slice() {
+        [] => Ok(ParamType::Grid(None)),
+        [r, c] => {
+            let dim = |env: &mut Env<'m>, e: &'m crate::syntax::ast::Expr| -> eval::EvalResult<usize> {
+                let v = env.eval_int(e, "a grid dimension")?;
+                usize::try_from(v).ok().filter(|&d| d > 0).ok_or_else(|| {
+                    env.error("E0205", format!("a grid dimension must be positive, found {v}"), e.span, "not positive")
+                })
+            };
+            Ok(ParamType::Grid(Some((dim(env, r)?, dim(env, c)?))))
+        }
+        _ => Err(env.error(
+            "E0205",
+            format!("`grid` takes 0 or 2 dimensions, found {}", ty.args.len()),
+            ty.span,
+            "write `grid` or `grid[rows, columns]`",
+        )),
+    }
+}
+
+impl<'m> Lowerer<'m> {
+    /// Prepares to lower `model`. `depends_on_data(i, p)` tells whether declaration `i`
+    /// depends, directly or through other declarations, on the parameter declared at
+    /// index `p` (the checker's dependency graph answers it). `overrides` are `-p`
+    /// values (already parsed). `with_data` says whether records will come from a data
+    /// file; then the model must have exactly one parameter of a record type without a
+    /// `-p` value.
+    pub fn new(
+        model: &'m Model,
+        src: &SourceFile,
+        depends_on_data: &dyn Fn(usize, usize) -> bool,
+        overrides: HashMap<String, Value>,
+        with_data: bool,
+        size_limit: usize,
+    ) -> Result<Lowerer<'m>, Diagnostics> {
+        let mut env = Env::new(model, src, HashMap::new());
+        env.size_limit = size_limit;
+        env.reset(|_| true, overrides.clone());
+        let types = param_types(&mut env)?;
+        env.set_param_types(types.iter().flatten().cloned().collect());
+        let mut overrides = overrides;
+        let mut errors = Diagnostics::new();
+        // Conform the outside values to their declared types.
+        for (i, d) in model.decls.iter().enumerate() {
+            if let Decl::Param(p) = d
+                && let Some((_, ty)) = &types[i]
+                && let Some(v) = overrides.remove(&p.name.name)
+            {
+                match data::conform(v, ty) {
+                    Ok(v) => {
+                        overrides.insert(p.name.name.clone(), v);
+                    }
+                    Err(e) => errors.push(
+                        Report::error("E0603", format!("the value given for `{}` does not fit its type: {}", p.name.name, e.message))
+                            .label(p.ty.as_ref().map_or(p.name.span, |t| t.span), format!("declared `{}` here", ty.written()))
+                            .help(format!("pass a value of type `{}` with `-p {}=...`", ty.written(), p.name.name))
+                            .with_source(src),
+                    ),
+                }
+            }
+        }
+        let mut data_param = None;
+        let mut data_decl = None;
+        if with_data {
+            let candidates: Vec<usize> = (0..model.decls.len())
+                .filter(|&i| {
+                    types[i].as_ref().is_some_and(|(name, ty)| {
+                        ty.is_record_type()
+                            && !overrides.contains_key(name)
+                            && matches!(ty, ParamType::Grid(_) | ParamType::Ints)
+                    })
+                })
+                .collect();
+            match candidates.as_slice() {
+                [i] => {
+                    data_param = types[*i].clone();
+                    data_decl = Some(*i);
+                }
+                [] => errors.push(
+                    Report::error("E0606", "`--data` was given, but no parameter takes data records")
+                        .help("declare the parameter that each record fills, as in `param puzzle: grid[9, 9]` or `param case: ints`")
+                        .with_source(src),
+                ),
+                many => {
+                    let mut r = Report::error("E0606", "`--data` was given, but several parameters could take the records")
+                        .help("give all but one of them with `-p name=value`, so the records fill the remaining one")
+                        .with_source(src);
+                    for &i in many {
+                        r = r.secondary(model.decls[i].span(), "this one");
+                    }
+                    errors.push(r);
+                }
+            }
+        }
+        // Overrides for params a model does not declare.
+        for name in overrides.keys() {
+            let declared = model.decls.iter().any(|d| matches!(d, Decl::Param(p) if &p.name.name == name));
+            if !declared {
+                let params: Vec<&str> = model
+                    .decls
+                    .iter()
+                    .filter_map(|d| match d {
+                        Decl::Param(p) => Some(p.name.name.as_str()),
+                        _ => None,
+                    })
+                    .collect();
+                let mut r = Report::error("E0604", format!("`-p {name}=...` names no parameter of this model"))
+                    .with_source(src);
+                r = match crate::diag::suggest::did_you_mean(name, params.iter().copied()) {
+                    Some(s) => r.help(format!("did you mean `-p {s}=...`?")),
+                    None if params.is_empty() => r.help("this model declares no parameters"),
+                    None => r.help(format!("the parameters are {}", params.join(", "))),
+                };
+                errors.push(r);
+            }
+        }
+        if errors.has_errors() {
+            return Err(errors);
+        }
+        let stale: Vec<bool> = (0..model.decls.len())
+            .map(|i| data_decl.is_some_and(|p| i == p || depends_on_data(i, p)))
+            .collect();
+        env.reset(|_| true, overrides.clone());
+        let mut lowerer = Lowerer {
+            env,
+            stale,
+            data_param,
+            overrides,
+            base: None,
+            base_forced: Vec::new(),
+            warnings: Diagnostics::new(),
+        };
+        let families_vary = model
+            .decls
+            .iter()
+            .enumerate()
+            .any(|(i, d)| matches!(d, Decl::Item(_) | Decl::Option(_)) && lowerer.stale[i]);
+        if !families_vary {
+            let (fam, warnings) = lower_families(&mut lowerer.env, &|_| true)?;
+            lowerer.warnings.extend(warnings);
+            uncoverable(&fam, &lowerer.env.src).map_err(Diagnostics::from)?;
+            let mut forced = Vec::new();
+            let mut errors = Diagnostics::new();
+            for (i, d) in model.decls.iter().enumerate() {
+                if let Decl::Force(f) = d
+                    && !lowerer.stale[i]
+                    && let Err(e) = lower_force(&mut lowerer.env, f, &fam, &mut forced)
+                {
+                    errors.push(*e);
+                }
+            }
+            if errors.has_errors() {
+                return Err(errors);
+            }
+            lowerer.base = Some(Rc::new(fam));
+            lowerer.base_forced = forced;
+        }
+        Ok(lowerer)
+    }
+
+    /// The data parameter's name and type, when records are bound to one.
+    pub fn data_param(&self) -> Option<&(String, ParamType)> {
+        self.data_param.as_ref()
+    }
+
+    /// Warnings found so far (dropped options); taking them empties the list.
+    pub fn take_warnings(&mut self) -> Diagnostics {
+        std::mem::take(&mut self.warnings)
+    }
+
+    /// Whether the matrix is the same for every record (only forced options vary).
+    pub fn matrix_is_shared(&self) -> bool {
+        self.base.is_some()
+    }
+
+    /// Lowers the instance of one record (`None` when there is no data file: the
+    /// model's defaults are the one instance).
+    pub fn instance(&mut self, record: Option<Value>) -> Result<Instance, RecordFailure> {
+        let fail = |diagnostics: Diagnostics| RecordFailure {
+            diagnostics,
+            unsolvable: false,
+        };
+        if let (Some(v), Some((name, _))) = (record, &self.data_param) {
+            let mut params = self.overrides.clone();
+            params.insert(name.clone(), v);
+            let stale = self.stale.clone();
+            self.env.reset(|i| stale[i], params);
+        }
+        let model = self.env.model();
+        let (families, mut forced) = match &self.base {
+            Some(base) => (Rc::clone(base), self.base_forced.clone()),
+            None => {
+                let (fam, warnings) = lower_families(&mut self.env, &|_| true).map_err(fail)?;
+                if self.warnings.is_empty() {
+                    self.warnings.extend(warnings);
+                }
+                if let Err(r) = uncoverable(&fam, &self.env.src) {
+                    return Err(RecordFailure {
+                        diagnostics: Diagnostics::from(r),
+                        unsolvable: true,
+                    });
+                }
+                (Rc::new(fam), Vec::new())
+            }
+        };
+        let shared = self.base.is_some();
+        let mut errors = Diagnostics::new();
+        for (i, d) in model.decls.iter().enumerate() {
+            if let Decl::Force(f) = d
+                && (!shared || self.stale[i])
+                && let Err(e) = lower_force(&mut self.env, f, &families, &mut forced)
+            {
+                errors.push(*e);
+            }
+        }
+        if errors.has_errors() {
+            return Err(fail(errors));
+        }
+        Ok(Instance { families, forced })
+    }
+}
+
+/// Primary items that no option covers make the model unsolvable before the search
+/// starts: say which, and where they were declared.
+fn uncoverable(fam: &Families, src: &SourceFile) -> Result<(), crate::diag::Diag> {
+    let problem = &fam.problem;
+    let mut covered = vec![false; problem.items.len()];
+    for o in &problem.options {
+        for e in &o.entries {
+            covered[e.item.index()] = true;
+        }
+    }
+    let missing: Vec<usize> = problem
+        .items
+        .iter()
+        .enumerate()
+        .filter(|(i, it)| {
+            !covered[*i] && matches!(it.kind, ItemKind::Primary { bounds } if bounds.lo > 0)
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let Some(&first) = missing.first() else {
+        return Ok(());
+    };
+    let names: Vec<&str> = missing.iter().take(5).map(|&i| problem.items[i].name.as_str()).collect();
+    let more = if missing.len() > 5 { format!(" and {} more", missing.len() - 5) } else { String::new() };
+    let mut r = Report::error(
+        "E0403",
+        format!(
+            "no option covers the primary item{} {}{more}",
+            if missing.len() == 1 { "" } else { "s" },
+            names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+        ),
+    )
+    .help("every primary item must be covered, so the model has no solution; add options that cover it, declare the item `secondary`, or give it the bounds `: 0..1`")
+    .with_source(src);
+    if let crate::problem::Origin::Model { decl, bindings } = &problem.items[first].origin {
+        let values: Vec<String> = bindings.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+        let text = if values.is_empty() {
+            format!("`{}` is declared here", names[0])
+        } else {
+            format!("`{}` is made here with {}", names[0], values.join(", "))
+        };
+        r = r.label(*decl, text);
+    }
+    Err(Box::new(r))
+}

@@ -1,0 +1,100 @@
+//! Where the CLI writes: results to one stream, diagnostics to the other.
+//!
+//! A closed pipe on the result stream (`dlxc run ... | head`) is not an error: the
+//! writer notes it, further output is dropped, and the command ends as if it had
+//! finished (ripgrep's habit).
+
+use std::io::{self, Write};
+
+use crate::diag::RenderStyle;
+
+/// The two output streams of a command.
+pub struct Out<'a> {
+    out: io::BufWriter<&'a mut dyn Write>,
+    err: &'a mut dyn Write,
+    style: RenderStyle,
+    broken: bool,
+}
+
+impl<'a> Out<'a> {
+    /// Wraps the result and diagnostic streams.
+    pub fn new(out: &'a mut dyn Write, err: &'a mut dyn Write, style: RenderStyle) -> Out<'a> {
+        Out {
+            out: io::BufWriter::with_capacity(1 << 16, out),
+            err,
+            style,
+            broken: false,
+        }
+    }
+
+    /// How diagnostics are drawn.
+    pub fn style(&self) -> RenderStyle {
+        self.style
+    }
+
+    /// Whether the result stream was closed by its reader.
+    pub fn broken_pipe(&self) -> bool {
+        self.broken
+    }
+
+    fn check(&mut self, r: io::Result<()>) {
+        if let Err(e) = r
+            && !self.broken
+        {
+            self.broken = true;
+            if e.kind() != io::ErrorKind::BrokenPipe {
+                let _ = writeln!(self.err, "error: cannot write the output: {e}");
+            }
+        }
+    }
+
+    /// Writes one line of results.
+    pub fn line(&mut self, s: &str) {
+        if self.broken {
+            return;
+        }
+        let r = writeln!(self.out, "{s}");
+        self.check(r);
+    }
+
+    /// Writes results text as it is.
+    pub fn text(&mut self, s: &str) {
+        if self.broken {
+            return;
+        }
+        let r = self.out.write_all(s.as_bytes());
+        self.check(r);
+    }
+
+    /// Writes rendered diagnostics (after flushing results, so the two interleave in
+    /// the order they happened).
+    pub fn err_text(&mut self, s: &str) {
+        self.flush();
+        let _ = self.err.write_all(s.as_bytes());
+        let _ = self.err.flush();
+    }
+
+    /// Writes a one-line error that has no source to point at.
+    pub fn error(&mut self, msg: &str) {
+        self.err_text(&format!("error: {msg}\n"));
+    }
+
+    /// Writes a one-line note to the diagnostic stream (statistics, notices).
+    pub fn note(&mut self, msg: &str) {
+        self.err_text(&format!("{msg}\n"));
+    }
+
+    /// Flushes the results.
+    pub fn flush(&mut self) {
+        if !self.broken {
+            let r = self.out.flush();
+            self.check(r);
+        }
+    }
+}
+
+impl Drop for Out<'_> {
+    fn drop(&mut self) {
+        self.flush();
+    }
+}

@@ -1,0 +1,110 @@
+//! `dlxc solve`: a problem in Knuth's text format or a 0/1 matrix, straight to the engine.
+
+use std::path::Path;
+
+use crate::cli::{
+    EXIT_BAD_INPUT, EXIT_CUT_SHORT, EXIT_NO_SOLUTION, EXIT_SOLVED, Out, SearchArgs, read_source,
+    report, search_config,
+};
+use crate::format::{knuth, matrix};
+use crate::problem::{OptionId, Problem};
+use crate::render::json;
+use crate::solve::{End, Flow, Outcome, Solver};
+
+/// Runs `dlxc solve`.
+pub fn solve(o: &mut Out<'_>, file: Option<&Path>, as_matrix: bool, s: &SearchArgs) -> u8 {
+    let Some(src) = read_source(o, file) else {
+        return EXIT_BAD_INPUT;
+    };
+    let parsed = if as_matrix { matrix::read(&src) } else { knuth::read(&src) };
+    let problem = match parsed {
+        Ok(p) => p,
+        Err(diags) => {
+            report(o, &diags);
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let mut solver = match Solver::new(&problem) {
+        Ok(s) => s,
+        Err(e) => {
+            o.error(&e.to_string());
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let config = search_config(s);
+    let mut printed = 0u64;
+    let mut visit = |chosen: &[OptionId]| {
+        print_solution(o, &problem, chosen, as_matrix, s.json, printed);
+        printed += 1;
+        Flow::Continue
+    };
+    let outcome = match solver.search(&[], &config, &mut visit) {
+        Ok(outcome) => outcome,
+        Err(clash) => {
+            // No options are forced here, so a clash cannot happen; say so plainly if
+            // it ever does rather than print a wrong answer.
+            o.error(&format!("internal error: unexpected clash between options {:?}", clash));
+            return EXIT_BAD_INPUT;
+        }
+    };
+    finish(o, &outcome, s, as_matrix)
+}
+
+fn print_solution(o: &mut Out<'_>, problem: &Problem, chosen: &[OptionId], as_matrix: bool, as_json: bool, index: u64) {
+    let labels: Vec<String> = if as_matrix {
+        let mut rows: Vec<u32> = chosen.iter().map(|id| id.0 + 1).collect();
+        rows.sort_unstable();
+        rows.iter().map(u32::to_string).collect()
+    } else {
+        chosen.iter().map(|&id| problem.option_label(id)).collect()
+    };
+    if as_json {
+        o.line(&json::solution(&labels, &[]));
+    } else if as_matrix {
+        o.line(&labels.join(" "));
+    } else {
+        if index > 0 {
+            o.line("");
+        }
+        for l in &labels {
+            o.line(l);
+        }
+    }
+}
+
+/// Prints the end of a search (count, statistics, JSON summary, cut-short notice) and
+/// returns the exit code.
+pub(crate) fn finish(o: &mut Out<'_>, outcome: &Outcome, s: &SearchArgs, as_matrix: bool) -> u8 {
+    let st = &outcome.stats;
+    let complete = matches!(outcome.end, End::Exhausted | End::Stopped);
+    if s.json {
+        let summary = json::Summary {
+            solutions: st.solutions,
+            nodes: st.nodes,
+            updates: st.updates,
+            complete: complete && !matches!(outcome.end, End::Cut(_)),
+            seconds: st.elapsed.as_secs_f64(),
+        };
+        o.line(&json::summary(&summary, &[]));
+    } else if s.count {
+        o.line(&st.solutions.to_string());
+    } else if st.solutions == 0 && complete {
+        o.line(if as_matrix { "No Solution!" } else { "No solution" });
+    }
+    if s.stats {
+        o.note(&super::output_stats(st));
+    }
+    if let End::Cut(limit) = &outcome.end {
+        o.note(&format!(
+            "search cut short ({limit}) after {} nodes with {} solution{} found: the answer is incomplete",
+            st.nodes,
+            st.solutions,
+            if st.solutions == 1 { "" } else { "s" }
+        ));
+    }
+    match outcome.end {
+        _ if st.solutions > 0 => EXIT_SOLVED,
+        End::Cut(_) => EXIT_CUT_SHORT,
+        _ => EXIT_NO_SOLUTION,
+    }
+}

@@ -1,0 +1,648 @@
+//! The expression evaluator.
+//!
+//! A tree-walking interpreter over the checked AST. Its state is the model's top-level
+//! values, computed on first use and cached ([`Env::globals`]), and a stack of local
+//! bindings (loop variables, clause lets, function parameters), searched from the top.
+//!
+//! Every error is a [`Report`] that points at the expression that failed and names the
+//! local bindings in scope at the time ("in scope: r = 9, c = 3"), so that a failure in
+//! the 700th iteration of a comprehension says which one it was.
+//!
+//! The checker has already rejected undefined names, wrong arities, cycles and
+//! recursion; the evaluator still fails cleanly (never panics) if handed a model that
+//! skipped it.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::rc::Rc;
+
+use crate::diag::report::Report;
+use crate::lower::builtins;
+use crate::lower::data::{self, ParamType};
+use crate::lower::value::Value;
+use crate::source::{SourceFile, Span};
+use crate::syntax::ast::{BinaryOp, Clause, Decl, Expr, ExprKind, Model, Pattern, UnaryOp};
+
+/// An evaluation error: a boxed report (reports are large; errors are rare).
+pub type EvalError = Box<Report>;
+
+/// Result of evaluation.
+pub type EvalResult<T> = Result<T, EvalError>;
+
+/// How deep user functions may call each other. The checker rejects recursion, so only
+/// an absurdly long chain of distinct functions could reach this.
+const MAX_CALL_DEPTH: usize = 256;
+
+/// The state of one top-level value.
+#[derive(Clone, Debug)]
+enum Slot {
+    /// Not computed yet.
+    Pending,
+    /// Being computed (seeing this again means a cycle the checker missed).
+    InProgress,
+    /// Computed.
+    Done(Value),
+}
+
+/// The evaluation environment of one model.
+#[derive(Clone)]
+pub struct Env<'m> {
+    /// The model file, for reports.
+    pub src: SourceFile,
+    model: &'m Model,
+    /// Top-level declaration index by name.
+    names: HashMap<&'m str, usize>,
+    /// One slot per declaration; only params and lets use theirs.
+    globals: Vec<Slot>,
+    /// Parameter values given from outside (`-p`, a data record), by name.
+    params: HashMap<String, Value>,
+    /// Local bindings, innermost last.
+    locals: Vec<(&'m str, Value)>,
+    call_depth: usize,
+    /// Declared parameter types by name; defaults are converted to them on first use.
+    param_types: HashMap<String, ParamType>,
+    /// Largest collection a comprehension may build.
+    pub size_limit: usize,
+}
+
+impl<'m> Env<'m> {
+    /// An environment for `model`, with parameter values given from outside.
+    pub fn new(model: &'m Model, src: &SourceFile, params: HashMap<String, Value>) -> Env<'m> {
+        let mut names = HashMap::new();
+        for (i, d) in model.decls.iter().enumerate() {
+            if let Some(name) = d.name() {
+                names.entry(name.name.as_str()).or_insert(i);
+            }
+        }
+        Env {
+            src: src.clone(),
+            model,
+            names,
+            globals: vec![Slot::Pending; model.decls.len()],
+            params,
+            locals: Vec::new(),
+            call_depth: 0,
+            param_types: HashMap::new(),
+            size_limit: 10_000_000,
+        }
+    }
+
+    /// Sets the declared parameter types, so that defaults are converted to them (a
+    /// `"""` block default of a grid becomes a list of rows).
+    pub fn set_param_types(&mut self, types: HashMap<String, ParamType>) {
+        self.param_types = types;
+    }
+
+    /// The model being evaluated.
+    pub fn model(&self) -> &'m Model {
+        self.model
+    }
+
+    /// Forgets the cached values of the declarations for which `stale` is true and sets
+    /// new outside parameter values: how one environment serves many data records.
+    pub fn reset(&mut self, stale: impl Fn(usize) -> bool, params: HashMap<String, Value>) {
+        for (i, slot) in self.globals.iter_mut().enumerate() {
+            if stale(i) {
+                *slot = Slot::Pending;
+            }
+        }
+        self.params = params;
+        self.locals.clear();
+        self.call_depth = 0;
+    }
+
+    /// An error at `span`, with the local bindings in scope as a note.
+    pub fn error(&self, code: &'static str, message: impl Into<String>, span: Span, label: impl Into<String>) -> EvalError {
+        let mut r = Report::error(code, message).label(span, label).with_source(&self.src);
+        if let Some(scope) = self.scope_note() {
+            r = r.add_help(scope);
+        }
+        Box::new(r)
+    }
+
+    /// "in scope: r = 3, c = 0", or `None` when nothing is bound.
+    pub fn scope_note(&self) -> Option<String> {
+        let bindings = self.bindings();
+        if bindings.is_empty() {
+            return None;
+        }
+        let list: Vec<String> = bindings.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+        Some(format!("in scope: {}", list.join(", ")))
+    }
+
+    /// The visible local bindings, outermost first, each name once, values rendered.
+    pub fn bindings(&self) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = Vec::new();
+        for (i, (name, value)) in self.locals.iter().enumerate() {
+            if self.locals[i + 1..].iter().any(|(n, _)| n == name) {
+                continue; // shadowed
+            }
+            out.push((name.to_string(), format!("{value:#}")));
+        }
+        out
+    }
+
+    /// Number of local bindings; pair with [`Env::truncate`] to pop a scope.
+    pub fn depth(&self) -> usize {
+        self.locals.len()
+    }
+
+    /// Pops local bindings down to `depth`.
+    pub fn truncate(&mut self, depth: usize) {
+        self.locals.truncate(depth);
+    }
+
+    /// Binds `value` to a pattern, pushing its names.
+    pub fn bind(&mut self, pat: &'m Pattern, value: Value) -> EvalResult<()> {
+        match pat {
+            Pattern::Name(id) => {
+                self.locals.push((id.name.as_str(), value));
+                Ok(())
+            }
+            Pattern::Wildcard(_) => Ok(()),
+            Pattern::Tuple(pats, span) => {
+                let parts: &[Value] = match &value {
+                    Value::Tuple(xs) => xs,
+                    Value::List(xs) => xs,
+                    other => {
+                        return Err(self.error(
+                            "E0305",
+                            format!("cannot unpack {} into {} names", other.kind().described(), pats.len()),
+                            *span,
+                            format!("this pattern needs a tuple of {}", pats.len()),
+                        )
+                        .add_help(format!("the value is {other:#}")).into());
+                    }
+                };
+                if parts.len() != pats.len() {
+                    return Err(self.error(
+                        "E0305",
+                        format!("cannot unpack a tuple of {} into {} names", parts.len(), pats.len()),
+                        *span,
+                        format!("this pattern has {} names", pats.len()),
+                    )
+                    .add_help(format!("the value is {value:#}")).into());
+                }
+                let parts = parts.to_vec();
+                for (p, v) in pats.iter().zip(parts) {
+                    self.bind(p, v)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Runs `body` once for every binding the clauses produce, in order: `for` iterates,
+    /// `where` filters, `let` binds. Locals are popped afterwards.
+    pub fn for_each(
+        &mut self,
+        clauses: &'m [Clause],
+        body: &mut dyn FnMut(&mut Env<'m>) -> EvalResult<()>,
+    ) -> EvalResult<()> {
+        let depth = self.depth();
+        let r = self.clauses_from(clauses, body);
+        self.truncate(depth);
+        r
+    }
+
+    fn clauses_from(
+        &mut self,
+        clauses: &'m [Clause],
+        body: &mut dyn FnMut(&mut Env<'m>) -> EvalResult<()>,
+    ) -> EvalResult<()> {
+        let Some((first, rest)) = clauses.split_first() else {
+            return body(self);
+        };
+        match first {
+            Clause::Where(cond) => {
+                if self.eval_bool(cond, "a `where` filter")? {
+                    self.clauses_from(rest, body)?;
+                }
+                Ok(())
+            }
+            Clause::Let { pat, value, .. } => {
+                let v = self.eval(value)?;
+                let depth = self.depth();
+                self.bind(pat, v)?;
+                self.clauses_from(rest, body)?;
+                self.truncate(depth);
+                Ok(())
+            }
+            Clause::For { pat, iter, .. } => {
+                let coll = self.eval(iter)?;
+                let depth = self.depth();
+                let mut step = |env: &mut Env<'m>, x: Value| -> EvalResult<()> {
+                    env.bind(pat, x)?;
+                    env.clauses_from(rest, body)?;
+                    env.truncate(depth);
+                    Ok(())
+                };
+                match &coll {
+                    Value::Range(lo, hi) => (*lo..*hi).try_for_each(|i| step(self, Value::Int(i))),
+                    Value::List(xs) => xs.iter().try_for_each(|x| step(self, x.clone())),
+                    Value::Tuple(xs) => xs.iter().try_for_each(|x| step(self, x.clone())),
+                    Value::Set(xs) => xs.iter().try_for_each(|x| step(self, x.clone())),
+                    Value::Map(m) => m.keys().try_for_each(|x| step(self, x.clone())),
+                    Value::Str(s) => {
+                        let s = Rc::clone(s);
+                        s.chars().try_for_each(|c| step(self, Value::str(c.encode_utf8(&mut [0; 4]))))
+                    }
+                    other => Err(self.error(
+                        "E0204",
+                        format!("cannot iterate over {}", other.kind().described()),
+                        iter.span,
+                        format!("this is {other:#}"),
+                    )
+                    .add_help("a `for` runs over a range (`0..n`), a list, a set, a map's keys or a string's characters").into()),
+                }
+            }
+        }
+    }
+
+    /// Evaluates an expression that must be a boolean (`what` says where it is used).
+    pub fn eval_bool(&mut self, e: &'m Expr, what: &str) -> EvalResult<bool> {
+        match self.eval(e)? {
+            Value::Bool(b) => Ok(b),
+            other => Err(self.error(
+                "E0201",
+                format!("{what} must be a boolean, found {}", other.kind().described()),
+                e.span,
+                format!("this is {other:#}"),
+            )),
+        }
+    }
+
+    /// Evaluates an expression that must be an integer.
+    pub fn eval_int(&mut self, e: &'m Expr, what: &str) -> EvalResult<i64> {
+        match self.eval(e)? {
+            Value::Int(i) => Ok(i),
+            other => Err(self.error(
+                "E0201",
+                format!("{what} must be an integer, found {}", other.kind().described()),
+                e.span,
+                format!("this is {other:#}"),
+            )),
+        }
+    }
+
+    /// Evaluates an expression.
+    pub fn eval(&mut self, e: &'m Expr) -> EvalResult<Value> {
+        match &e.kind {
+            ExprKind::Int(i) => Ok(Value::Int(*i)),
+            ExprKind::Bool(b) => Ok(Value::Bool(*b)),
+            ExprKind::Str(s) => Ok(Value::str(s)),
+            ExprKind::Name(id) => self.lookup(&id.name, e.span),
+            ExprKind::Tuple(xs) => Ok(Value::tuple(self.eval_all(xs)?)),
+            ExprKind::List(xs) => Ok(Value::list(self.eval_all(xs)?)),
+            ExprKind::Set(xs) => Ok(Value::set(self.eval_all(xs)?)),
+            ExprKind::Map(pairs) => {
+                let mut m = BTreeMap::new();
+                for (k, v) in pairs {
+                    let k = self.eval(k)?;
+                    let v = self.eval(v)?;
+                    m.insert(k, v);
+                }
+                Ok(Value::Map(Rc::new(m)))
+            }
+            ExprKind::ListComp { elem, clauses } => {
+                let mut out = Vec::new();
+                self.comprehend(clauses, e.span, &mut |env| {
+                    out.push(env.eval(elem)?);
+                    Ok(out.len())
+                })?;
+                Ok(Value::list(out))
+            }
+            ExprKind::SetComp { elem, clauses } => {
+                let mut out = BTreeSet::new();
+                self.comprehend(clauses, e.span, &mut |env| {
+                    out.insert(env.eval(elem)?);
+                    Ok(out.len())
+                })?;
+                Ok(Value::Set(Rc::new(out)))
+            }
+            ExprKind::MapComp { key, value, clauses } => {
+                let mut out = BTreeMap::new();
+                self.comprehend(clauses, e.span, &mut |env| {
+                    let k = env.eval(key)?;
+                    let v = env.eval(value)?;
+                    out.insert(k, v);
+                    Ok(out.len())
+                })?;
+                Ok(Value::Map(Rc::new(out)))
+            }
+            ExprKind::Unary { op, expr } => {
+                let v = self.eval(expr)?;
+                match (op, &v) {
+                    (UnaryOp::Neg, Value::Int(i)) => i
+                        .checked_neg()
+                        .map(Value::Int)
+                        .ok_or_else(|| self.overflow(e.span)),
+                    (UnaryOp::Not, Value::Bool(b)) => Ok(Value::Bool(!b)),
+                    (UnaryOp::Neg, other) => Err(self.error(
+                        "E0201",
+                        format!("cannot negate {}", other.kind().described()),
+                        expr.span,
+                        format!("this is {other:#}"),
+                    )),
+                    (UnaryOp::Not, other) => Err(self.error(
+                        "E0201",
+                        format!("`not` needs a boolean, found {}", other.kind().described()),
+                        expr.span,
+                        format!("this is {other:#}"),
+                    )),
+                }
+            }
+            ExprKind::Binary { op, op_span, lhs, rhs } => self.binary(*op, *op_span, lhs, rhs),
+            ExprKind::Range { lo, hi, inclusive } => {
+                let a = self.range_bound(lo)?;
+                let b = self.range_bound(hi)?;
+                let b = if *inclusive {
+                    b.checked_add(1).ok_or_else(|| self.overflow(hi.span))?
+                } else {
+                    b
+                };
+                Ok(Value::Range(a, b.max(a)))
+            }
+            ExprKind::Call { func, args } => self.call(func.name.as_str(), func.span, args, e.span),
+            ExprKind::Index { base, index } => {
+                let b = self.eval(base)?;
+                let i = self.eval(index)?;
+                self.index(b, i, base.span, index.span)
+            }
+            ExprKind::If { cond, then, otherwise } => {
+                if self.eval_bool(cond, "the condition of `if`")? {
+                    self.eval(then)
+                } else {
+                    self.eval(otherwise)
+                }
+            }
+        }
+    }
+
+    fn eval_all(&mut self, xs: &'m [Expr]) -> EvalResult<Vec<Value>> {
+        xs.iter().map(|x| self.eval(x)).collect()
+    }
+
+    /// Runs a comprehension's clauses; `push` adds one element and returns the size so
+    /// far, which is checked against the size limit before memory runs out.
+    fn comprehend(
+        &mut self,
+        clauses: &'m [Clause],
+        span: Span,
+        push: &mut dyn FnMut(&mut Env<'m>) -> EvalResult<usize>,
+    ) -> EvalResult<()> {
+        let limit = self.size_limit;
+        self.for_each(clauses, &mut |env| {
+            if push(env)? > limit {
+                return Err(env.error(
+                    "E0501",
+                    format!("this comprehension builds more than {limit} elements"),
+                    span,
+                    "too large",
+                )
+                .add_help("raise the limit with `--max-size N` if this is intended").into());
+            }
+            Ok(())
+        })
+    }
+
+    fn range_bound(&mut self, e: &'m Expr) -> EvalResult<i64> {
+        match self.eval(e)? {
+            Value::Int(i) => Ok(i),
+            other => Err(self.error(
+                "E0202",
+                format!("a range bound must be an integer, found {}", other.kind().described()),
+                e.span,
+                format!("this is {other:#}"),
+            )
+            .add_help("ranges run over integers, as in `0..n` or `1..=9`; to run over the characters of a string, write `for c in s`").into()),
+        }
+    }
+
+    fn overflow(&self, span: Span) -> EvalError {
+        self.error(
+            "E0301",
+            "integer overflow",
+            span,
+            "the result does not fit in a 64-bit integer",
+        )
+    }
+
+    /// The value of a name: a local, a parameter or a `let`.
+    fn lookup(&mut self, name: &str, span: Span) -> EvalResult<Value> {
+        if let Some((_, v)) = self.locals.iter().rev().find(|(n, _)| *n == name) {
+            return Ok(v.clone());
+        }
+        let Some(&i) = self.names.get(name) else {
+            return Err(self.error("E0101", format!("undefined name `{name}`"), span, "not defined"));
+        };
+        self.global(i, span)
+    }
+
+    /// The value of top-level declaration `i` (a param or let), computed on first use.
+    pub fn global(&mut self, i: usize, span: Span) -> EvalResult<Value> {
+        match &self.globals[i] {
+            Slot::Done(v) => return Ok(v.clone()),
+            Slot::InProgress => {
+                return Err(self.error("E0104", "this definition depends on itself", span, "used while being defined"));
+            }
+            Slot::Pending => {}
+        }
+        let model = self.model;
+        let decl = &model.decls[i];
+        // A top-level value sees no locals: hide the caller's while computing it.
+        let saved = std::mem::take(&mut self.locals);
+        self.globals[i] = Slot::InProgress;
+        let result = match decl {
+            Decl::Let(d) => self.eval(&d.value),
+            Decl::Param(d) => match self.params.get(d.name.name.as_str()) {
+                Some(v) => Ok(v.clone()),
+                None => match &d.default {
+                    Some(e) => self.eval(e).and_then(|v| match self.param_types.get(&d.name.name) {
+                        None => Ok(v),
+                        Some(ty) => data::conform(v, ty).map_err(|err| {
+                            self.error(
+                                "E0603",
+                                format!("the default of `{}` does not fit its type: {}", d.name.name, err.message),
+                                e.span,
+                                format!("`{}` is declared `{}`", d.name.name, ty.written()),
+                            )
+                        }),
+                    }),
+                    None => Err(Box::new(
+                        Report::error("E0601", format!("parameter `{}` has no value", d.name.name))
+                            .label(d.name.span, "declared here without a default")
+                            .secondary(span, "needed here")
+                            .help(format!(
+                                "pass it on the command line, as in `-p {}=...`, give it a default (`param {} = ...`), or bind it to a data record with `--data FILE`",
+                                d.name.name, d.name.name
+                            ))
+                            .with_source(&self.src),
+                    )),
+                },
+            },
+            _ => Err(self.error(
+                "E0106",
+                format!("`{}` is not a value", decl.name().map_or("", |n| n.name.as_str())),
+                span,
+                "used as a value here",
+            )),
+        };
+        self.locals = saved;
+        match result {
+            Ok(v) => {
+                self.globals[i] = Slot::Done(v.clone());
+                Ok(v)
+            }
+            Err(e) => {
+                self.globals[i] = Slot::Pending;
+                Err(e)
+            }
+        }
+    }
+
+    fn call(&mut self, name: &str, name_span: Span, args: &'m [Expr], span: Span) -> EvalResult<Value> {
+        let model = self.model;
+        if let Some(&i) = self.names.get(name)
+            && let Decl::Fn(f) = &model.decls[i]
+        {
+            if f.params.len() != args.len() {
+                return Err(self.error(
+                    "E0103",
+                    format!("`{name}` takes {} arguments, found {}", f.params.len(), args.len()),
+                    span,
+                    "called here",
+                ));
+            }
+            if self.call_depth >= MAX_CALL_DEPTH {
+                return Err(self.error("E0105", "functions call each other too deeply", span, "here"));
+            }
+            let vals = self.eval_all(args)?;
+            let saved = std::mem::take(&mut self.locals);
+            for (p, v) in f.params.iter().zip(vals) {
+                self.locals.push((p.name.as_str(), v));
+            }
+            self.call_depth += 1;
+            let r = self.eval(&f.body);
+            self.call_depth -= 1;
+            self.locals = saved;
+            return r;
+        }
+        if builtins::signature(name).is_none() {
+            return Err(self.error("E0101", format!("undefined function `{name}`"), name_span, "not defined"));
+        }
+        let vals = self.eval_all(args)?;
+        builtins::call(name, &vals).map_err(|err| {
+            let at = err.arg.and_then(|k| args.get(k)).map_or(span, |a| a.span);
+            let mut r = self.error("E0203", format!("{name}: {}", err.message), at, "this argument");
+            if let Some(h) = err.help {
+                r = r.add_help(h).into();
+            }
+            r
+        })
+    }
+
+    fn index(&self, base: Value, index: Value, base_span: Span, index_span: Span) -> EvalResult<Value> {
+        let out_of_bounds = |len: usize, i: &Value| {
+            self.error(
+                "E0303",
+                format!("index {i} is out of bounds"),
+                index_span,
+                format!("valid indexes are 0..{len}"),
+            )
+        };
+        match (&base, &index) {
+            (Value::List(xs), Value::Int(i)) => usize::try_from(*i)
+                .ok()
+                .and_then(|k| xs.get(k).cloned())
+                .ok_or_else(|| out_of_bounds(xs.len(), &index)),
+            (Value::Tuple(xs), Value::Int(i)) => usize::try_from(*i)
+                .ok()
+                .and_then(|k| xs.get(k).cloned())
+                .ok_or_else(|| out_of_bounds(xs.len(), &index)),
+            (Value::Str(s), Value::Int(i)) => {
+                let k = usize::try_from(*i).ok();
+                let ch = if s.is_ascii() {
+                    k.and_then(|k| s.get(k..k + 1)).map(Value::str)
+                } else {
+                    k.and_then(|k| s.chars().nth(k)).map(|c| Value::str(c.encode_utf8(&mut [0; 4])))
+                };
+                ch.ok_or_else(|| out_of_bounds(s.chars().count(), &index))
+            }
+            (Value::Range(lo, hi), Value::Int(i)) => lo
+                .checked_add(*i)
+                .filter(|v| *i >= 0 && v < hi)
+                .map(Value::Int)
+                .ok_or_else(|| out_of_bounds(base.len().unwrap_or(0), &index)),
+            (Value::Map(m), k) => m.get(k).cloned().ok_or_else(|| {
+                let keys: Vec<String> = m.keys().take(8).map(|k| format!("{k:#}")).collect();
+                self.error("E0306", format!("key {k:#} is not in the map"), index_span, "no such key")
+                    .add_help(format!("the keys are {}{}", keys.join(", "), if m.len() > 8 { ", ..." } else { "" }))
+                    .into()
+            }),
+            (Value::List(_) | Value::Tuple(_) | Value::Str(_), Value::Range(a, b)) => {
+                let len = base.len().unwrap_or(0);
+                let (a, b) = (*a, *b);
+                if a < 0 || b as u64 > len as u64 {
+                    return Err(self.error(
+                        "E0303",
+                        format!("slice {a}..{b} is out of bounds"),
+                        index_span,
+                        format!("valid slices lie within 0..{len}"),
+                    ));
+                }
+                let (a, b) = (a as usize, (b as usize).max(a as usize));
+                Ok(match &base {
+                    Value::List(xs) => Value::list(xs[a..b].to_vec()),
+                    Value::Tuple(xs) => Value::tuple(xs[a..b].to_vec()),
+                    Value::Str(s) => Value::str(&s.chars().skip(a).take(b - a).collect::<String>()),
+                    _ => unreachable!("matched above"),
+                })
+            }
+            (Value::List(_) | Value::Tuple(_) | Value::Str(_) | Value::Range(..), other) => Err(self.error(
+                "E0201",
+                format!("an index must be an integer or a range, found {}", other.kind().described()),
+                index_span,
+                format!("this is {other:#}"),
+            )),
+            (other, _) => Err(self.error(
+                "E0201",
+                format!("cannot index into {}", other.kind().described()),
+                base_span,
+                format!("this is {other:#}"),
+            )),
+        }
+    }
+
+    fn binary(&mut self, op: BinaryOp, op_span: Span, lhs: &'m Expr, rhs: &'m Expr) -> EvalResult<Value> {
+        // `and` and `or` look at their right side only when they must.
+        if matches!(op, BinaryOp::And | BinaryOp::Or) {
+            let what = format!("the left side of `{}`", op.symbol());
+            let a = self.eval_bool(lhs, &what)?;
+            if a == (op == BinaryOp::Or) {
+                return Ok(Value::Bool(a));
+            }
+            let what = format!("the right side of `{}`", op.symbol());
+            return self.eval_bool(rhs, &what).map(Value::Bool);
+        }
+        let a = self.eval(lhs)?;
+        let b = self.eval(rhs)?;
+        super::ops::binary(op, &a, &b).map_err(|err| {
+            let label = match err.kind {
+                super::ops::OpErrorKind::Types => format!(
+                    "{} {} {}",
+                    a.kind().described(),
+                    op.symbol(),
+                    b.kind().described()
+                ),
+                super::ops::OpErrorKind::Overflow | super::ops::OpErrorKind::DivisionByZero => {
+                    format!("{a:#} {} {b:#}", op.symbol())
+                }
+            };
+            let r = self.error(err.code, err.message, op_span, label);
+            match err.help {
+                Some(h) => Box::new(r.add_help(h)),
+                None => r,
+            }
+        })
+    }
+}

@@ -1,0 +1,396 @@
+//! Lowering item families, option families and forces into a [`Problem`].
+//!
+//! Each family is a comprehension; each binding of its clauses makes one item or one
+//! option. An item or option is identified by its family and its index values (the
+//! *key*), and named `family[i,j,k]` for people. Every item and option remembers the
+//! declaration and the loop values that made it ([`Origin::Model`]).
+//!
+//! A family stops at its first error (the next iterations would most likely repeat
+//! it), but every family is lowered, so one run reports one error per broken family.
+
+use std::collections::HashMap;
+
+use crate::diag::Diagnostics;
+use crate::diag::report::Report;
+use crate::lower::eval::{Env, EvalError, EvalResult};
+use crate::lower::value::Value;
+use crate::problem::{Bounds, Entry, ItemId, ItemKind, OptionId, Opt, Origin, Problem};
+use crate::source::Span;
+use crate::syntax::ast::{BoundsExpr, CoverEntry, Decl, ForceDecl, ItemClass, ItemDecl, OptionDecl};
+
+/// A family (by declaration index) and index values: what identifies an item or option.
+pub type Key = (usize, Vec<Value>);
+
+/// One painted cell: row, column, and what it shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PaintCell {
+    /// Row.
+    pub row: i64,
+    /// Column.
+    pub col: i64,
+    /// The text shown.
+    pub text: String,
+}
+
+/// The lowered families: the problem plus what maps it back to the model.
+#[derive(Clone, Debug, Default)]
+pub struct Families {
+    /// The exact-cover problem.
+    pub problem: Problem,
+    /// Item ids by key.
+    pub items: HashMap<Key, ItemId>,
+    /// Option ids by key.
+    pub options: HashMap<Key, OptionId>,
+    /// Keys of options dropped because they cover no primary item, for better messages.
+    pub dropped: HashMap<Key, Span>,
+    /// The cells each option paints, by option id.
+    pub paints: Vec<Vec<PaintCell>>,
+    /// Which item families are colored, by declaration index.
+    pub colored: Vec<usize>,
+}
+
+/// `family[a,b,c]`, the way items and options are named.
+pub fn display_name(family: &str, index: &[Value]) -> String {
+    if index.is_empty() {
+        return family.to_string();
+    }
+    let mut s = String::with_capacity(family.len() + 4 * index.len() + 2);
+    s.push_str(family);
+    s.push('[');
+    for (i, v) in index.iter().enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        v.write_name_part(&mut s);
+    }
+    s.push(']');
+    s
+}
+
+fn origin(env: &Env<'_>, decl: Span) -> Origin {
+    Origin::Model {
+        decl,
+        bindings: env.bindings(),
+    }
+}
+
+fn too_many(env: &Env<'_>, what: &str, limit: usize, span: Span) -> EvalError {
+    Box::new(
+        Report::error("E0501", format!("this {what} family makes more than {limit} {what}s"))
+            .label(span, "too large")
+            .help("check the ranges of its `for` clauses; raise the limit with `--max-size N` if this is intended")
+            .with_source(&env.src),
+    )
+}
+
+/// Lowers every item and option family of the model (those for which `include` is
+/// true), collecting one error per failing family.
+pub fn lower_families<'m>(
+    env: &mut Env<'m>,
+    include: &dyn Fn(usize) -> bool,
+) -> Result<(Families, Diagnostics), Diagnostics> {
+    let model = env.model();
+    let mut fam = Families::default();
+    let mut errors = Diagnostics::new();
+    let mut warnings = Diagnostics::new();
+    for (i, d) in model.decls.iter().enumerate() {
+        if let Decl::Item(item) = d
+            && include(i)
+        {
+            if item.class == ItemClass::Colored {
+                fam.colored.push(i);
+            }
+            if let Err(e) = lower_items(env, i, item, &mut fam) {
+                errors.push(*e);
+            }
+        }
+    }
+    for (i, d) in model.decls.iter().enumerate() {
+        if let Decl::Option(opt) = d
+            && include(i)
+        {
+            match lower_options(env, i, opt, &mut fam) {
+                Ok(Some(w)) => warnings.push(w),
+                Ok(None) => {}
+                Err(e) => errors.push(*e),
+            }
+        }
+    }
+    if errors.has_errors() {
+        return Err(errors);
+    }
+    Ok((fam, warnings))
+}
+
+fn eval_index<'m>(env: &mut Env<'m>, index: &'m [crate::syntax::ast::Expr]) -> EvalResult<Vec<Value>> {
+    index.iter().map(|e| env.eval(e)).collect()
+}
+
+fn lower_items<'m>(env: &mut Env<'m>, decl: usize, item: &'m ItemDecl, fam: &mut Families) -> EvalResult<()> {
+    let limit = env.size_limit;
+    let mut made = 0usize;
+    env.for_each(&item.clauses, &mut |env| {
+        made += 1;
+        if made > limit {
+            return Err(too_many(env, "item", limit, item.name.span));
+        }
+        let index = eval_index(env, &item.index)?;
+        let kind = match item.class {
+            ItemClass::Primary => ItemKind::Primary {
+                bounds: match &item.bounds {
+                    Some(b) => eval_bounds(env, b)?,
+                    None => Bounds::EXACTLY_ONCE,
+                },
+            },
+            ItemClass::Secondary | ItemClass::Colored => ItemKind::Secondary,
+        };
+        let name = display_name(&item.name.name, &index);
+        let span = item.index.first().map_or(item.name.span, |f| item.name.span.to(f.span));
+        let key = (decl, index);
+        if fam.items.contains_key(&key) {
+            return Err(env.error(
+                "E0406",
+                format!("item `{name}` is made twice by this family"),
+                span,
+                "two bindings give the same index",
+            )
+            .add_help("each binding of an item family must give a different index; add the distinguishing loop variable to the index")
+            .into());
+        }
+        let id = fam.problem.add_item(name, kind, origin(env, item.name.span));
+        fam.items.insert(key, id);
+        Ok(())
+    })
+}
+
+fn eval_bounds<'m>(env: &mut Env<'m>, b: &'m BoundsExpr) -> EvalResult<Bounds> {
+    let bound = |env: &mut Env<'m>, e: &'m crate::syntax::ast::Expr| -> EvalResult<u32> {
+        let v = env.eval_int(e, "a multiplicity bound")?;
+        u32::try_from(v).map_err(|_| {
+            env.error("E0307", format!("a multiplicity bound must be between 0 and {}, found {v}", u32::MAX), e.span, "out of range")
+        })
+    };
+    match b {
+        BoundsExpr::Exactly(e) => {
+            let k = bound(env, e)?;
+            Ok(Bounds { lo: k, hi: Some(k) })
+        }
+        BoundsExpr::Range { lo, hi } => {
+            let l = bound(env, lo)?;
+            let h = match hi {
+                Some(h) => Some(bound(env, h)?),
+                None => None,
+            };
+            if let Some(h) = h
+                && h < l
+            {
+                return Err(env.error(
+                    "E0307",
+                    format!("the multiplicity interval {l}..{h} is empty"),
+                    lo.span.to(hi.as_ref().map_or(lo.span, |h| h.span)),
+                    "lower bound above upper bound",
+                ));
+            }
+            Ok(Bounds { lo: l, hi: h })
+        }
+    }
+}
+
+fn lower_options<'m>(
+    env: &mut Env<'m>,
+    decl: usize,
+    opt: &'m OptionDecl,
+    fam: &mut Families,
+) -> EvalResult<Option<Report>> {
+    let limit = env.size_limit;
+    let names = family_indexes(env);
+    let mut made = 0usize;
+    let mut dropped = 0usize;
+    let mut first_dropped: Option<String> = None;
+    let mut entries: Vec<(Entry, Span)> = Vec::new();
+    env.for_each(&opt.clauses, &mut |env| {
+        made += 1;
+        if made > limit {
+            return Err(too_many(env, "option", limit, opt.name.span));
+        }
+        let index = eval_index(env, &opt.index)?;
+        entries.clear();
+        for cover in &opt.covers {
+            collect_cover(env, cover, &names, fam, &mut entries)?;
+        }
+        let cost = match &opt.cost {
+            Some(e) => Some(env.eval_int(e, "a cost")?),
+            None => None,
+        };
+        let mut cells = Vec::new();
+        for paint in &opt.paints {
+            env.for_each(&paint.clauses, &mut |env| {
+                let cell = env.eval(&paint.cell)?;
+                let (row, col) = match &cell {
+                    Value::Tuple(xs) if xs.len() == 2 => match (xs[0].as_int(), xs[1].as_int()) {
+                        (Some(r), Some(c)) => (r, c),
+                        _ => return Err(paint_cell_error(env, &cell, paint.cell.span)),
+                    },
+                    _ => return Err(paint_cell_error(env, &cell, paint.cell.span)),
+                };
+                let v = env.eval(&paint.value)?;
+                cells.push(PaintCell { row, col, text: v.to_string() });
+                Ok(())
+            })?;
+        }
+        let name = display_name(&opt.name.name, &index);
+        let key = (decl, index);
+        if !entries.iter().any(|(e, _)| fam.problem.item(e.item).kind.is_primary()) {
+            dropped += 1;
+            first_dropped.get_or_insert(name);
+            fam.dropped.insert(key, opt.name.span);
+            return Ok(());
+        }
+        if fam.options.contains_key(&key) {
+            return Err(env.error(
+                "E0406",
+                format!("option `{name}` is made twice by this family"),
+                opt.name.span,
+                "two bindings give the same index",
+            )
+            .add_help("each binding of an option family must give a different index; add the distinguishing loop variable to the index")
+            .into());
+        }
+        let id = fam.problem.add_option(Opt {
+            name: Some(name),
+            entries: entries.iter().map(|(e, _)| *e).collect(),
+            cost,
+            origin: origin(env, opt.name.span),
+        });
+        fam.options.insert(key, id);
+        fam.paints.push(cells);
+        Ok(())
+    })?;
+    Ok(first_dropped.map(|example| {
+        Report::warning(
+            "W0401",
+            format!(
+                "{dropped} option{} of `{}` cover no primary item and {} dropped",
+                if dropped == 1 { "" } else { "s" },
+                opt.name.name,
+                if dropped == 1 { "was" } else { "were" }
+            ),
+            )
+            .label(opt.name.span, format!("for example `{example}`"))
+            .help("an option that covers only secondary items never helps to cover the primary ones; filter these bindings out with `where`, or make one of the items primary")
+            .with_source(&env.src)
+    }))
+}
+
+fn paint_cell_error(env: &Env<'_>, cell: &Value, span: Span) -> EvalError {
+    env.error(
+        "E0201",
+        format!("a painted cell must be a (row, column) pair of integers, found {cell:#}"),
+        span,
+        "not a (row, column) pair",
+    )
+}
+
+/// Item family declarations by name.
+fn family_indexes(env: &Env<'_>) -> HashMap<String, usize> {
+    env.model()
+        .decls
+        .iter()
+        .enumerate()
+        .filter_map(|(i, d)| match d {
+            Decl::Item(it) => Some((it.name.name.clone(), i)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn collect_cover<'m>(
+    env: &mut Env<'m>,
+    cover: &'m CoverEntry,
+    families: &HashMap<String, usize>,
+    fam: &mut Families,
+    entries: &mut Vec<(Entry, Span)>,
+) -> EvalResult<()> {
+    let Some(&family) = families.get(&cover.family.name) else {
+        return Err(env.error(
+            "E0107",
+            format!("`{}` is not an item family", cover.family.name),
+            cover.family.span,
+            "not declared with `item`",
+        ));
+    };
+    env.for_each(&cover.clauses, &mut |env| {
+        let index = eval_index(env, &cover.index)?;
+        let key = (family, index);
+        let Some(&item) = fam.items.get(&key) else {
+            let name = display_name(&cover.family.name, &key.1);
+            return Err(env.error(
+                "E0401",
+                format!("option covers `{name}`, which is not an item"),
+                cover.span,
+                format!("this makes `{name}`"),
+            )
+            .add_help(format!("the family `{}` has no item with this index; restrict the loop with `where`, or widen the item family", cover.family.name))
+            .into());
+        };
+        let color = match &cover.color {
+            Some(c) => {
+                let v = env.eval(c)?;
+                Some(fam.problem.intern_color(&v.to_string()))
+            }
+            None => None,
+        };
+        if let Some((_, first)) = entries.iter().find(|(e, _)| e.item == item) {
+            let first = *first;
+            let name = fam.problem.item(item).name.clone();
+            let mut r = *env.error(
+                "E0402",
+                format!("option covers `{name}` twice"),
+                cover.span,
+                "covered again here",
+            );
+            r = r.secondary(first, "first covered here");
+            return Err(Box::new(r.add_help("an option covers each item at most once; check the index expressions, or add `where` to skip the bindings that coincide")));
+        }
+        entries.push((Entry { item, color }, cover.span));
+        Ok(())
+    })
+}
+
+/// Evaluates a `force` declaration to option ids.
+pub fn lower_force<'m>(env: &mut Env<'m>, force: &'m ForceDecl, fam: &Families, out: &mut Vec<OptionId>) -> EvalResult<()> {
+    let model = env.model();
+    let family = model
+        .decls
+        .iter()
+        .position(|d| matches!(d, Decl::Option(o) if o.name.name == force.family.name));
+    let Some(family) = family else {
+        return Err(env.error(
+            "E0107",
+            format!("`{}` is not an option family", force.family.name),
+            force.family.span,
+            "not declared with `option`",
+        ));
+    };
+    env.for_each(&force.clauses, &mut |env| {
+        let index = eval_index(env, &force.index)?;
+        let key = (family, index);
+        match fam.options.get(&key) {
+            Some(&id) => {
+                out.push(id);
+                Ok(())
+            }
+            None => {
+                let name = display_name(&force.family.name, &key.1);
+                let why = if fam.dropped.contains_key(&key) {
+                    "it was dropped because it covers no primary item"
+                } else {
+                    "the family makes no option with this index"
+                };
+                Err(env.error("E0405", format!("cannot force `{name}`: no such option"), force.span, why)
+                    .add_help("check the index against the option family's `for` and `where` clauses")
+                    .into())
+            }
+        }
+    })
+}

@@ -1,0 +1,202 @@
+//! End-to-end tests of the shipped models through the `dlxc` binary.
+//!
+//! Every answer is checked by code that knows nothing of the model: sudoku grids are
+//! validated as sudoku grids and compared with published or independently derived
+//! solutions; counts are compared with published values.
+
+#[path = "common/cli.rs"]
+mod cli;
+
+use cli::{dlxc, shared_data, temp_file};
+
+/// Non-comment, non-blank lines of a data file.
+fn data_lines(path: &str) -> Vec<String> {
+    std::fs::read_to_string(shared_data(path))
+        .unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Checks that `grid` (row strings) is a valid sudoku over `alphabet` with boxes of
+/// side `n`, and that it agrees with every clue of `puzzle` (one line, row-major).
+fn assert_valid_sudoku(grid: &[String], puzzle: &str, alphabet: &str, n: usize) {
+    let size = n * n;
+    assert_eq!(grid.len(), size, "grid has {} rows: {grid:?}", grid.len());
+    let cells: Vec<Vec<char>> = grid.iter().map(|r| r.chars().collect()).collect();
+    let symbols: std::collections::BTreeSet<char> = alphabet.chars().collect();
+    let sorted = |v: Vec<char>| v.into_iter().collect::<std::collections::BTreeSet<char>>();
+    for i in 0..size {
+        assert_eq!(cells[i].len(), size);
+        assert_eq!(sorted(cells[i].clone()), symbols, "row {i} of {grid:?}");
+        assert_eq!(sorted((0..size).map(|r| cells[r][i]).collect()), symbols, "column {i}");
+        let (br, bc) = (i / n * n, i % n * n);
+        let bx = (0..size).map(|k| cells[br + k / n][bc + k % n]).collect();
+        assert_eq!(sorted(bx), symbols, "box {i}");
+    }
+    for (k, ch) in puzzle.chars().enumerate() {
+        if symbols.contains(&ch) {
+            assert_eq!(cells[k / size][k % size], ch, "clue at {k} of {puzzle}");
+        }
+    }
+}
+
+/// Splits text output into grids separated by blank lines.
+fn grids(stdout: &str) -> Vec<Vec<String>> {
+    stdout
+        .split("\n\n")
+        .map(|b| b.lines().map(str::to_string).collect::<Vec<_>>())
+        .filter(|g: &Vec<String>| !g.is_empty())
+        .collect()
+}
+
+#[test]
+fn sudoku_default_instance_runs_with_no_flags() {
+    let r = dlxc(&["run", "examples/sudoku.dlx"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let puzzle = ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
+    let solution = "953168742862734951417952836746893125281645397395271468138529674574386219629417583";
+    let grid: Vec<String> = r.stdout.lines().map(str::to_string).collect();
+    assert_valid_sudoku(&grid, puzzle, "123456789", 3);
+    assert_eq!(grid.concat(), solution);
+}
+
+#[test]
+fn sudoku_17_clue_puzzles_match_their_known_solutions() {
+    let puzzles = data_lines("sudoku9/puzzles2_17_clue.txt");
+    let solutions = data_lines("sudoku9/derived/puzzles2_17_clue.solutions.txt");
+    let take = 500;
+    let file = temp_file("17clue.txt", &puzzles[..take].join("\n"));
+    let r = dlxc(&["run", "examples/sudoku.dlx", "--data", file.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = grids(&r.stdout);
+    assert_eq!(out.len(), take);
+    for (k, grid) in out.iter().enumerate() {
+        assert_valid_sudoku(grid, &puzzles[k], "123456789", 3);
+        assert_eq!(grid.concat(), solutions[k], "puzzle {k}");
+    }
+}
+
+#[test]
+fn sudoku_hardest_puzzles_match_their_known_solutions() {
+    let puzzles = data_lines("sudoku9/puzzles6_forum_hardest_1106.txt");
+    let solutions = data_lines("sudoku9/derived/puzzles6_forum_hardest_1106.solutions.txt");
+    let file = temp_file("hardest.txt", &puzzles.join("\n"));
+    let r = dlxc(&["run", "examples/sudoku.dlx", "--data", file.to_str().unwrap(), "--json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let mut k = 0;
+    for line in r.stdout.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        if v.get("type").is_some() {
+            assert_eq!(v["solutions"], 1);
+            assert_eq!(v["complete"], true);
+            continue;
+        }
+        assert_eq!(v["record"], k);
+        let grid: Vec<String> = v["grid"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect();
+        assert_valid_sudoku(&grid, &puzzles[k], "123456789", 3);
+        assert_eq!(grid.concat(), solutions[k]);
+        assert_eq!(v["options"].as_array().unwrap().len(), 81);
+        k += 1;
+    }
+    assert_eq!(k, puzzles.len());
+}
+
+#[test]
+fn sudoku_counts_match_tdoku_published_answers() {
+    // `puzzle:count` or `puzzle:1:solution`; counts 0, 1, or several.
+    for line in data_lines("sudoku9/tdoku_test_puzzles.txt") {
+        let mut parts = line.split(':');
+        let puzzle = parts.next().unwrap();
+        let count: u64 = parts.next().unwrap().parse().unwrap();
+        let file = temp_file("tdoku.txt", puzzle);
+        let r = dlxc(&["run", "examples/sudoku.dlx", "--data", file.to_str().unwrap(), "--count"]);
+        let expected_code = if count == 0 { 1 } else { 0 };
+        assert_eq!(r.code, expected_code, "{puzzle}: {}", r.stderr);
+        assert_eq!(r.stdout.trim(), count.to_string(), "{puzzle}");
+        if let Some(solution) = parts.next() {
+            let r = dlxc(&["run", "examples/sudoku.dlx", "--data", file.to_str().unwrap()]);
+            let grid: Vec<String> = r.stdout.lines().filter(|l| !l.is_empty()).map(str::to_string).collect();
+            assert_eq!(grid.concat(), solution);
+        }
+    }
+}
+
+#[test]
+fn sudoku_16x16_spoj_sample_in_both_layouts() {
+    let solution = data_lines("sudoku16/spoj_SUDOKU_sample.solution.txt").concat();
+    let puzzle = data_lines("sudoku16/spoj_SUDOKU_sample.txt").concat();
+    let alphabet = "ABCDEFGHIJKLMNOP";
+    for data in [
+        "examples/data/sudoku16-spoj.txt".to_string(),
+        shared_data("sudoku16/spoj_SUDOKU_sample.txt").display().to_string(),
+    ] {
+        let r = dlxc(&["run", "examples/sudoku.dlx", "-p", "n=4", "-p", "alphabet=ABCDEFGHIJKLMNOP", "--data", &data]);
+        assert_eq!(r.code, 0, "{data}: {}", r.stderr);
+        let grid: Vec<String> = r.stdout.lines().filter(|l| !l.is_empty()).map(str::to_string).collect();
+        assert_valid_sudoku(&grid, &puzzle, alphabet, 4);
+        assert_eq!(grid.concat(), solution.replace(char::is_whitespace, ""));
+    }
+}
+
+#[test]
+fn sudoku_16x16_janko_puzzles_match_published_solutions() {
+    let puzzles = data_lines("sudoku16/janko_16x16_puzzlesolver.txt");
+    let solutions = data_lines("sudoku16/janko_16x16_puzzlesolver.solutions.txt");
+    let take = 10;
+    let file = temp_file("janko.txt", &puzzles[..take].join("\n"));
+    let r = dlxc(&[
+        "run", "examples/sudoku.dlx", "-p", "n=4", "-p", "alphabet=123456789ABCDEFG", "--data",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = grids(&r.stdout);
+    assert_eq!(out.len(), take);
+    for (k, grid) in out.iter().enumerate() {
+        assert_valid_sudoku(grid, &puzzles[k], "123456789ABCDEFG", 4);
+        assert_eq!(grid.concat(), solutions[k], "puzzle {k}");
+    }
+}
+
+#[test]
+fn queens_counts_match_oeis() {
+    for (n, count) in [(1, 1), (2, 0), (3, 0), (4, 2), (5, 10), (6, 4), (8, 92), (12, 14200)] {
+        let r = dlxc(&["run", "examples/queens.dlx", "-p", &format!("n={n}"), "--count"]);
+        assert_eq!(r.stdout.trim(), count.to_string(), "n = {n}: {}", r.stderr);
+        assert_eq!(r.code, if count == 0 { 1 } else { 0 });
+    }
+}
+
+#[test]
+fn langford_counts_match_oeis() {
+    for (n, raw) in [(3, 2), (4, 2), (5, 0), (7, 52), (8, 300)] {
+        let r = dlxc(&["run", "examples/langford.dlx", "-p", &format!("n={n}"), "--count"]);
+        assert_eq!(r.stdout.trim(), raw.to_string(), "n = {n}: {}", r.stderr);
+    }
+    let r = dlxc(&["run", "examples/langford.dlx", "--all"]);
+    let mut seqs: Vec<&str> = r.stdout.split_whitespace().collect();
+    seqs.sort_unstable();
+    assert_eq!(seqs, ["23421314", "41312432"]);
+}
+
+#[test]
+fn exact_cover_paper_example_has_one_solution() {
+    let r = dlxc(&["run", "examples/exact-cover.dlx", "--all"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let mut rows: Vec<&str> = r.stdout.lines().collect();
+    rows.sort_unstable();
+    assert_eq!(rows, ["row[0]", "row[3]", "row[4]"]);
+}
+
+#[test]
+fn every_shipped_model_checks_clean() {
+    for entry in std::fs::read_dir("examples").unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "dlx") {
+            let r = dlxc(&["check", path.to_str().unwrap()]);
+            assert_eq!(r.code, 0, "{}: {}", path.display(), r.stderr);
+            assert_eq!(r.stderr, "", "{}", path.display());
+        }
+    }
+}

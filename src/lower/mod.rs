@@ -12,6 +12,7 @@ pub mod data;
 pub mod eval;
 pub mod family;
 pub mod ops;
+pub mod shapes;
 pub mod value;
 
 use std::collections::HashMap;

@@ -186,6 +186,11 @@ impl Value {
         })
     }
 
+    /// Whether the value is an empty collection; `None` if it is not a collection.
+    pub fn is_empty(&self) -> Option<bool> {
+        self.len().map(|n| n == 0)
+    }
+
     /// Whether `x` is an element of this collection (a key of a map, a substring of a
     /// string). `None` if this value is not a collection.
     pub fn contains(&self, x: &Value) -> Option<bool> {

@@ -22,5 +22,6 @@
 #![warn(missing_docs)]
 
 pub mod diag;
+pub mod format;
 pub mod problem;
 pub mod source;

@@ -24,6 +24,8 @@
 
 use std::fmt;
 
+pub mod suggest;
+
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
 
 include!(concat!(env!("OUT_DIR"), "/explanations.rs"));

@@ -224,7 +224,7 @@ impl Reader<'_> {
         if text.is_empty() {
             self.malformed_bounds(
                 span,
-                format!("expected bounds before `|{}`, found nothing", &tok.text[1..]),
+                format!("expected `|` as a token of its own, found `{}`", tok.text),
                 "`|` glued to a name",
                 "the `|` that starts the secondary items is a token of its own: put a space \
                  after it; bounds are written `2:3|name`",
@@ -257,7 +257,7 @@ impl Reader<'_> {
         if lo > hi {
             self.malformed_bounds(
                 span,
-                format!("expected a lower bound at most the upper bound, found `{lo}:{hi}`"),
+                format!("expected bounds `u:v` with u <= v, found `{lo}:{hi}`"),
                 "the lower bound is above the upper bound",
                 "write the smaller number first: `u:v|name` with u <= v",
             );
@@ -314,15 +314,12 @@ impl Reader<'_> {
     /// Parses the digits of a `|n` cost token.
     fn cost(&mut self, tok: Token<'_>, digits: &str) -> Option<i64> {
         if !is_numeral(digits) {
-            let help = if digits.is_empty() {
-                "write the cost right after the `|`, with no space: `|5`".to_string()
-            } else {
-                format!(
-                    "a cost is `|` followed by a nonnegative integer, such as `|5`; a name \
-                     cannot start with `|`, so `{}` cannot be an item",
-                    tok.text
-                )
-            };
+            let kept: String = digits.chars().filter(char::is_ascii_digit).collect();
+            let example = if kept.is_empty() { "5" } else { kept.as_str() };
+            let help = format!(
+                "write the cost as `|{example}`: a `|` then a nonnegative integer, with no \
+                 space, sign or unit"
+            );
             self.diags.push(KnuthError::MalformedCost {
                 src: self.src.named(),
                 span: tok.span().into(),

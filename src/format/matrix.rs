@@ -96,7 +96,7 @@ pub enum MatrixError {
         column: usize,
     },
     /// The file ends before the declared number of rows.
-    #[error("expected {expected} rows, found {found}")]
+    #[error("expected {expected} rows, found only {found}")]
     #[diagnostic(code(dlx::E0823))]
     TooFewRows {
         /// The file.
@@ -114,7 +114,7 @@ pub enum MatrixError {
         help: String,
     },
     /// The file has more rows than declared.
-    #[error("expected {expected} rows, found more")]
+    #[error("expected {expected} rows, found {found}")]
     #[diagnostic(code(dlx::E0824))]
     TooManyRows {
         /// The file.
@@ -130,6 +130,8 @@ pub enum MatrixError {
         expected: u32,
         /// The number of the first extra row.
         row: usize,
+        /// The number of rows in the file.
+        found: usize,
         /// What to write instead.
         #[help]
         help: String,
@@ -146,14 +148,15 @@ pub fn read(src: &SourceFile) -> Result<Problem, Diagnostics> {
             span: None,
             found: "an empty file".into(),
             label: String::new(),
-            help: "start with the number of rows and of columns, such as `6 7`".into(),
+            help: "write the number of rows, a space and the number of columns: `6 7`, \
+                   then the rows"
+                .into(),
         });
         return Err(diags);
     };
-    let Some((n, m)) = header(src, header_line, &mut diags) else {
+    let Some((n, m, spans)) = header(src, header_line, &mut diags) else {
         return Err(diags);
     };
-    let header_span = header_line.span();
     let mut problem = Problem::new();
     let items: Vec<ItemId> = (1..=m)
         .map(|c| problem.add_item(format!("c{c}"), ItemKind::PRIMARY, Origin::Synthetic))
@@ -165,25 +168,24 @@ pub fn read(src: &SourceFile) -> Result<Problem, Diagnostics> {
     for line in body {
         rows += 1;
         if rows > n as usize {
+            let found = n as usize + body_rows_after(src, line);
             diags.push(MatrixError::TooManyRows {
                 src: src.named(),
                 span: line.span().into(),
-                header: header_span.into(),
+                header: spans[0].into(),
                 expected: n,
                 row: rows,
-                help: format!(
-                    "remove the extra rows, or make the header `{} {m}` if they belong",
-                    n as usize + body_rows_after(src, line)
-                ),
+                found,
+                help: format!("remove the extra rows, or make the header `{found} {m}`"),
             });
             break;
         }
-        row(src, line, rows, m, header_span, &items, &mut problem, &mut diags);
+        row(src, line, rows, m, spans[1], &items, &mut problem, &mut diags);
     }
     if rows < n as usize {
         diags.push(MatrixError::TooFewRows {
             src: src.named(),
-            header: header_span.into(),
+            header: spans[0].into(),
             expected: n,
             found: rows,
             help: format!(
@@ -210,8 +212,12 @@ fn body_rows_after(src: &SourceFile, line: Line<'_>) -> usize {
         .count()
 }
 
-/// Parses the header `n m`.
-fn header(src: &SourceFile, line: Line<'_>, diags: &mut Diagnostics) -> Option<(u32, u32)> {
+/// Parses the header `n m`; returns the counts and the spans of the two numbers.
+fn header(
+    src: &SourceFile,
+    line: Line<'_>,
+    diags: &mut Diagnostics,
+) -> Option<(u32, u32, [Span; 2])> {
     let toks: Vec<_> = line.tokens().collect();
     let mut bad = |span: Span, found: String, label: &str, help: &str| {
         diags.push(MatrixError::BadHeader {
@@ -226,9 +232,9 @@ fn header(src: &SourceFile, line: Line<'_>, diags: &mut Diagnostics) -> Option<(
     if toks.len() != 2 {
         return bad(
             line.span(),
-            format!("{} numbers", toks.len()),
-            "not two numbers",
-            "the first line holds two numbers, the rows and the columns, such as `6 7`",
+            format!("`{}`", line.text.trim()),
+            &format!("{} tokens, not two numbers", toks.len()),
+            "write the number of rows, a space and the number of columns: `6 7`",
         );
     }
     let mut counts = [0u32; 2];
@@ -256,12 +262,12 @@ fn header(src: &SourceFile, line: Line<'_>, diags: &mut Diagnostics) -> Option<(
                     tok.span(),
                     format!("`{}`", tok.text),
                     "not a nonnegative integer",
-                    "the first line holds two numbers, the rows and the columns, such as `6 7`",
+                    "write the number of rows, a space and the number of columns: `6 7`",
                 );
             }
         }
     }
-    Some((counts[0], counts[1]))
+    Some((counts[0], counts[1], [toks[0].span(), toks[1].span()]))
 }
 
 /// Parses row number `r` and adds it as an option if it is well formed.

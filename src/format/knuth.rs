@@ -171,9 +171,7 @@ impl Reader<'_> {
                 });
                 continue;
             }
-            let id = self
-                .problem
-                .add_item(name, kind, Origin::Line(line.number));
+            let id = self.problem.add_item(name, kind, Origin::Line(line.number));
             self.index.insert(name.to_string(), (id, name_span));
         }
     }

@@ -26,10 +26,9 @@ use crate::format::{Line, lines};
 use crate::problem::{Entry, ItemId, ItemKind, Opt, Origin, Problem};
 use crate::source::{SourceFile, Span};
 
-/// The most columns a matrix may declare. A header is read before any row, and each
-/// column becomes an item at once, so without a cap `1 4000000000` would allocate
-/// gigabytes before the first row is checked.
-pub const MAX_COLUMNS: u32 = 1 << 24;
+/// The most columns a matrix may declare: each column becomes an item, so without a
+/// cap a two-line file `0 4000000000` would allocate hundreds of gigabytes.
+pub const MAX_COLUMNS: u32 = 1 << 20;
 
 /// A mistake in a 0/1 matrix file.
 #[derive(Debug, thiserror::Error, Diagnostic)]
@@ -158,12 +157,6 @@ pub fn read(src: &SourceFile) -> Result<Problem, Diagnostics> {
         return Err(diags);
     };
     let mut problem = Problem::new();
-    let items: Vec<ItemId> = (1..=m)
-        .map(|c| problem.add_item(format!("c{c}"), ItemKind::PRIMARY, Origin::Synthetic))
-        .collect();
-    for item in &mut problem.items {
-        item.origin = Origin::Line(header_line.number);
-    }
     let mut rows = 0usize;
     for line in body {
         rows += 1;
@@ -180,7 +173,7 @@ pub fn read(src: &SourceFile) -> Result<Problem, Diagnostics> {
             });
             break;
         }
-        row(src, line, rows, m, spans[1], &items, &mut problem, &mut diags);
+        row(src, line, rows, m, spans[1], &mut problem, &mut diags);
     }
     if rows < n as usize {
         diags.push(MatrixError::TooFewRows {
@@ -196,6 +189,17 @@ pub fn read(src: &SourceFile) -> Result<Problem, Diagnostics> {
     if diags.has_errors() {
         return Err(diags);
     }
+    // Items are made last, so that a bad file with a huge column count is refused
+    // without allocating its items. Column `k` (0-based) is item `k`, as the rows assumed.
+    let options = std::mem::take(&mut problem.options);
+    for c in 1..=m {
+        problem.add_item(
+            format!("c{c}"),
+            ItemKind::PRIMARY,
+            Origin::Line(header_line.number),
+        );
+    }
+    problem.options = options;
     Ok(problem)
 }
 
@@ -245,7 +249,7 @@ fn header(
                     tok.span(),
                     format!("{v} columns"),
                     "too many columns",
-                    "dlxc reads matrices of at most 16777216 columns",
+                    "dlxc reads matrices of at most 1048576 columns",
                 );
             }
             Ok(v) => counts[k] = v,
@@ -254,7 +258,7 @@ fn header(
                     tok.span(),
                     format!("`{}`", tok.text),
                     "too large",
-                    "the counts must be at most 4294967295 rows and 16777216 columns",
+                    "the counts must be at most 4294967295 rows and 1048576 columns",
                 );
             }
             Err(_) => {
@@ -271,14 +275,12 @@ fn header(
 }
 
 /// Parses row number `r` and adds it as an option if it is well formed.
-#[allow(clippy::too_many_arguments)]
 fn row(
     src: &SourceFile,
     line: Line<'_>,
     r: usize,
     m: u32,
     header: Span,
-    items: &[ItemId],
     problem: &mut Problem,
     diags: &mut Diagnostics,
 ) {
@@ -289,8 +291,8 @@ fn row(
         count += 1;
         match tok.text {
             "0" => {}
-            "1" if k < items.len() => entries.push(Entry {
-                item: items[k],
+            "1" if k < m as usize => entries.push(Entry {
+                item: ItemId(k as u32),
                 color: None,
             }),
             "1" => {}

@@ -122,4 +122,50 @@ mod tests {
         assert_eq!(ls[1].span().slice(text), "ab  cd");
         assert_eq!(ls[3].number, 4);
     }
+
+    /// Every `E08xx` code has an explanation and a golden test, and every golden test
+    /// shows codes that have explanations.
+    #[test]
+    fn every_format_code_is_explained_and_tested() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ui");
+        let mut tested = std::collections::BTreeSet::new();
+        for dir in ["knuth", "matrix"] {
+            for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+                let path = entry.unwrap().path();
+                if path.extension().is_some_and(|e| e == "stderr") {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    for line in text.lines() {
+                        if let Some(code) = line.strip_prefix("dlx::") {
+                            tested.insert(code.to_string());
+                        }
+                    }
+                }
+            }
+        }
+        let explained: std::collections::BTreeSet<String> = crate::diag::EXPLANATIONS
+            .iter()
+            .map(|(c, _)| c.to_string())
+            .filter(|c| c.starts_with("E08"))
+            .collect();
+        assert_eq!(tested, explained);
+        assert_eq!(explained.len(), 14);
+    }
+
+    #[test]
+    fn matrix_garbage_never_panics() {
+        for text in [
+            "\0\u{1}",
+            "99999999999 1\n",
+            "1 99999999999\n",
+            "4294967295 1048576\n",
+            "0 1048576\n",
+            "1 1048577\n",
+            "2 2\n1 1 1 1 1\n\u{fffd}\n1\n1 1\n1 1\n",
+            "0 0\n",
+            "-1 2\n",
+            "1 2\r\n1 0\r\n",
+        ] {
+            let _ = matrix::read(&crate::source::SourceFile::new("garbage", text));
+        }
+    }
 }

@@ -50,7 +50,11 @@ fn reads_the_paper_example() {
     assert_eq!(p.option_label(OptionId(0)), "C E F");
     assert_eq!(p.items[0].origin, Origin::Line(2));
     assert_eq!(p.options[5].origin, Origin::Line(8));
-    assert!(p.options.iter().all(|o| o.name.is_none() && o.cost.is_none()));
+    assert!(
+        p.options
+            .iter()
+            .all(|o| o.name.is_none() && o.cost.is_none())
+    );
     assert_eq!(p.entry_count(), 16);
 }
 
@@ -87,7 +91,10 @@ fn reads_bounds() {
         ItemKind::Primary { bounds } => (bounds.lo, bounds.hi),
         ItemKind::Secondary => panic!("primary expected"),
     };
-    assert_eq!((b(0), b(1), b(2)), ((0, Some(0)), (5, Some(5)), (0, Some(0))));
+    assert_eq!(
+        (b(0), b(1), b(2)),
+        ((0, Some(0)), (5, Some(5)), (0, Some(0)))
+    );
 }
 
 #[test]
@@ -132,10 +139,7 @@ fn collects_every_error_and_goes_on() {
     assert_eq!(errors("a b:c\n"), ["dlx::E0809"]);
     assert_eq!(errors("a\na|3\n"), ["dlx::E0809"]);
     assert_eq!(errors("a\na |99999999999999999999\n"), ["dlx::E0808"]);
-    assert_eq!(
-        errors("a\na |9223372036854775807 |1\n"),
-        ["dlx::E0808"]
-    );
+    assert_eq!(errors("a\na |9223372036854775807 |1\n"), ["dlx::E0808"]);
 }
 
 #[test]
@@ -172,12 +176,22 @@ fn writes_for_the_right_program() {
 #[test]
 fn long_names_are_renamed_into_an_isomorphic_problem() {
     let mut p = Problem::new();
-    let names = ["cell[3,4]", "cell[3,5]", "cell[10,12]", "cell[10,13]", "r:1"];
+    let names = [
+        "cell[3,4]",
+        "cell[3,5]",
+        "cell[10,12]",
+        "cell[10,13]",
+        "r:1",
+    ];
     let ids: Vec<_> = names
         .iter()
         .map(|n| p.add_item(*n, ItemKind::PRIMARY, Origin::Synthetic))
         .collect();
-    let s = p.add_item("a very long secondary", ItemKind::Secondary, Origin::Synthetic);
+    let s = p.add_item(
+        "a very long secondary",
+        ItemKind::Secondary,
+        Origin::Synthetic,
+    );
     p.items[2].kind = ItemKind::Primary {
         bounds: Bounds { lo: 1, hi: None },
     };
@@ -186,7 +200,11 @@ fn long_names_are_renamed_into_an_isomorphic_problem() {
     for (k, pair) in ids.windows(2).enumerate() {
         p.add_option(Opt {
             name: Some(format!("put[{k}]")),
-            entries: vec![entry(pair[0], None), entry(pair[1], None), entry(s, Some(red))],
+            entries: vec![
+                entry(pair[0], None),
+                entry(pair[1], None),
+                entry(s, Some(red)),
+            ],
             cost: Some(k as i64),
             origin: Origin::Synthetic,
         });
@@ -202,7 +220,12 @@ fn long_names_are_renamed_into_an_isomorphic_problem() {
     assert_eq!(back.items.len(), p.items.len());
     assert_eq!(back.options.len(), p.options.len());
     for (a, b) in p.options.iter().zip(&back.options) {
-        let pos = |o: &Opt| o.entries.iter().map(|e| (e.item, e.color)).collect::<Vec<_>>();
+        let pos = |o: &Opt| {
+            o.entries
+                .iter()
+                .map(|e| (e.item, e.color))
+                .collect::<Vec<_>>()
+        };
         assert_eq!(pos(a), pos(b));
         assert_eq!(a.cost, b.cost);
     }
@@ -262,7 +285,13 @@ fn garbage_never_panics() {
         let bytes: Vec<u8> = PAPER
             .bytes()
             .enumerate()
-            .map(|(i, b)| if (i as u32 * 31 + seed) % 7 == 0 { b"|: \n9"[(seed % 5) as usize] } else { b })
+            .map(|(i, b)| {
+                if (i as u32 * 31 + seed) % 7 == 0 {
+                    b"|: \n9"[(seed % 5) as usize]
+                } else {
+                    b
+                }
+            })
             .collect();
         let text = String::from_utf8_lossy(&bytes);
         let _ = read(&SourceFile::new("scrambled", text.as_ref()));

@@ -125,7 +125,10 @@ pub fn write(problem: &Problem, out: &mut impl Write) -> Result<WriteReport, Wri
     report.item_renames = item_renames;
     report.color_renames = color_renames;
 
-    let program = report.features.program().unwrap_or("dlxc (bounds and costs)");
+    let program = report
+        .features
+        .program()
+        .unwrap_or("dlxc (bounds and costs)");
     writeln!(
         out,
         "| exact cover problem for {program}: {} items, {} options",
@@ -328,7 +331,9 @@ mod tests {
         let (short, renames) = shorten(&names);
         assert_eq!(
             short,
-            ["cell_0", "cell3,4", "put0,0,5", "put_1", "put_2", "put_0", "x_0", "ab"]
+            [
+                "cell_0", "cell3,4", "put0,0,5", "put_1", "put_2", "put_0", "x_0", "ab"
+            ]
         );
         assert_eq!(renames.len(), 6);
         let unique: HashSet<_> = short.iter().collect();

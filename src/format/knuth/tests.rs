@@ -297,3 +297,89 @@ fn garbage_never_panics() {
         let _ = read(&SourceFile::new("scrambled", text.as_ref()));
     }
 }
+
+/// All solutions of a small problem by trying every subset of options: the costs of
+/// the solutions, and the options of each. Knows colors, bounds and costs.
+fn brute_force(p: &Problem) -> Vec<(Vec<usize>, i64)> {
+    let n = p.options.len();
+    assert!(n <= 16, "brute force is for small problems");
+    let mut out = Vec::new();
+    for set in 0u32..(1 << n) {
+        let chosen: Vec<usize> = (0..n).filter(|k| set >> k & 1 == 1).collect();
+        let mut count = vec![0u32; p.items.len()];
+        let mut color: Vec<Option<Option<ColorId>>> = vec![None; p.items.len()];
+        let mut ok = true;
+        for &k in &chosen {
+            for e in &p.options[k].entries {
+                let i = e.item.index();
+                count[i] += 1;
+                if !p.items[i].kind.is_primary() {
+                    // A secondary item is shared only by options giving it one color.
+                    ok &= match color[i] {
+                        None => true,
+                        Some(c) => c.is_some() && c == e.color,
+                    };
+                    color[i] = Some(e.color);
+                }
+            }
+        }
+        for (i, item) in p.items.iter().enumerate() {
+            if let ItemKind::Primary { bounds } = item.kind {
+                ok &= count[i] >= bounds.lo && bounds.hi.is_none_or(|hi| count[i] <= hi);
+            }
+        }
+        if ok {
+            let cost = chosen.iter().map(|&k| p.options[k].cost.unwrap_or(0)).sum();
+            out.push((chosen, cost));
+        }
+    }
+    out
+}
+
+#[test]
+fn shipped_examples_have_the_solutions_their_comments_claim() {
+    let example = |name: &str, text: &str| {
+        let p = read(&SourceFile::new(name, text)).unwrap();
+        let sols = brute_force(&p);
+        let labels: Vec<Vec<String>> = sols
+            .iter()
+            .map(|(s, _)| {
+                s.iter()
+                    .map(|&k| p.option_label(OptionId(k as u32)))
+                    .collect()
+            })
+            .collect();
+        (p, sols, labels)
+    };
+    let (paper, sols, labels) = example(
+        "paper.dlx1",
+        include_str!("../../../examples/knuth/paper.dlx1"),
+    );
+    assert_eq!(labels, [["C E F", "A D", "B G"]]);
+    assert_eq!(sols.len(), 1);
+    let (_, _, labels) = example(
+        "colors.dlx2",
+        include_str!("../../../examples/knuth/colors.dlx2"),
+    );
+    assert_eq!(labels, [["p r x:A y", "q x:A"]]);
+    let (_, _, labels) = example(
+        "bounds.dlx3",
+        include_str!("../../../examples/knuth/bounds.dlx3"),
+    );
+    assert_eq!(labels, [["A C X:1 Y:1", "B X:1", "C Y:1"]]);
+    let (_, sols, _) = example(
+        "costs.dlx5",
+        include_str!("../../../examples/knuth/costs.dlx5"),
+    );
+    assert_eq!(sols.iter().map(|s| s.1).collect::<Vec<_>>(), [7]);
+    // The matrix example is the same problem with items c1..c7 and named options.
+    let m = crate::format::matrix::read(&SourceFile::new(
+        "paper.txt",
+        include_str!("../../../examples/matrix/paper.txt"),
+    ))
+    .unwrap();
+    assert_eq!(brute_force(&m), brute_force(&paper));
+    for (a, b) in m.options.iter().zip(&paper.options) {
+        assert_eq!(a.entries, b.entries);
+    }
+}

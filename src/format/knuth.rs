@@ -19,7 +19,8 @@
 //!   `$` syntax.
 //!
 //! Where dlxc is more lenient than Knuth's programs: names may be longer than eight
-//! characters and may hold any non-blank Unicode character except `:` and `|`. An
+//! characters and may hold any non-blank Unicode character except `:` and `|`, and a
+//! color may be any such name, where DLX2 takes a single character. An
 //! option with no primary item is kept (Knuth's programs drop it with a warning); the
 //! engine decides what it means. An option cannot be empty: a blank line is skipped,
 //! and a line of cost tokens only starts with `|`, so it is a comment.

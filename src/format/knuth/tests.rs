@@ -216,6 +216,8 @@ fn long_names_are_renamed_into_an_isomorphic_problem() {
     assert_eq!(report.color_renames.len(), 1);
     assert_eq!(report.unbounded_items, [ItemId(2)]);
     assert!(out.contains("|   cell3,4 = cell[3,4]\n"), "{out}");
+    assert_eq!(report.notes().len(), 4, "{:?}", report.notes());
+    assert!(round_trip(&parse(PAPER)).1.notes().is_empty());
     // Isomorphic: same shape, entries at the same positions, names mapped one to one.
     assert_eq!(back.items.len(), p.items.len());
     assert_eq!(back.options.len(), p.options.len());

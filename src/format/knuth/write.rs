@@ -1,10 +1,12 @@
 //! Writing a [`Problem`] in the format Knuth's programs read.
 //!
-//! Knuth's programs keep at most eight characters of a name and reject `:` and `|` in
-//! names (and blanks, which separate them). Names from the language (`cell[3,4]`,
-//! `put[0,0,5]`) are often longer, so the writer renames what his programs would
-//! reject, deterministically and without collisions, lists the renames in a `|`
-//! comment block at the top of the output, and returns them in the [`WriteReport`].
+//! Knuth's programs keep at most eight characters of an item name and reject `:` and
+//! `|` in names (and blanks, which separate them); a color is a single character
+//! (DLX2 panics with "Color must be a single character"). Names from the language
+//! (`cell[3,4]`, `put[0,0,5]`, `red`) are often longer, so the writer renames what his
+//! programs would reject, deterministically and without collisions, lists the renames
+//! in a `|` comment block at the top of the output, and returns them in the
+//! [`WriteReport`].
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::{self, Write};
@@ -67,6 +69,62 @@ pub struct WriteReport {
     pub unbounded_items: Vec<ItemId>,
 }
 
+impl WriteReport {
+    /// One sentence for each thing the user should know about the output, for the CLI
+    /// to print as notes (empty when the output is exactly the problem).
+    pub fn notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
+        let n = self.item_renames.len();
+        if n > 0 {
+            notes.push(format!(
+                "{n} item name{} shortened to at most 8 characters without `:` or `|`; \
+                 the comment at the top of the output lists them",
+                plural(n)
+            ));
+        }
+        let n = self.color_renames.len();
+        if n > 0 {
+            notes.push(format!(
+                "{n} color{} renamed to a single character; the comment at the top of the \
+                 output lists them",
+                plural(n)
+            ));
+        }
+        let n = self.options_without_primary.len();
+        if n > 0 {
+            notes.push(format!(
+                "{n} option{} without a primary item, which Knuth's programs ignore",
+                plural(n)
+            ));
+        }
+        let n = self.empty_options.len();
+        if n > 0 {
+            notes.push(format!(
+                "{n} option{} with no items left out: the format cannot express them",
+                plural(n)
+            ));
+        }
+        let n = self.unbounded_items.len();
+        if n > 0 {
+            notes.push(format!(
+                "{n} item{} without an upper bound written with the number of options \
+                 covering {}, which is equivalent",
+                plural(n),
+                if n == 1 { "it" } else { "them" }
+            ));
+        }
+        if self.features.program().is_none() {
+            notes.push(
+                "the problem has both bounds and costs, which none of Knuth's DLX1-DLX5 \
+                 reads together"
+                    .to_string(),
+            );
+        }
+        notes
+    }
+}
+
 /// Why a problem could not be written.
 #[derive(Debug, thiserror::Error)]
 pub enum WriteError {
@@ -80,6 +138,17 @@ pub enum WriteError {
         option: String,
         /// The cost.
         cost: i64,
+    },
+    /// More colors than there are characters to name them in Knuth's format.
+    #[error(
+        "the problem has {count} colors, but Knuth's programs name a color with one \
+         character, which allows at most {max}"
+    )]
+    TooManyColors {
+        /// The number of colors.
+        count: usize,
+        /// The number of one-character colors: printable ASCII except `:` and `|`.
+        max: usize,
     },
     /// The output sink failed.
     #[error("cannot write the problem: {0}")]
@@ -121,7 +190,7 @@ pub fn write(problem: &Problem, out: &mut impl Write) -> Result<WriteReport, Wri
     let items: Vec<&str> = problem.items.iter().map(|i| i.name.as_str()).collect();
     let colors: Vec<&str> = problem.colors.iter().map(String::as_str).collect();
     let (item_names, item_renames) = shorten(&items);
-    let (color_names, color_renames) = shorten(&colors);
+    let (color_names, color_renames) = shorten_colors(&colors)?;
     report.item_renames = item_renames;
     report.color_renames = color_renames;
 
@@ -289,6 +358,58 @@ fn shorten(names: &[&str]) -> (Vec<String>, Vec<Rename>) {
     (out, renames)
 }
 
+/// The characters that can name a color, in the order they are handed out.
+const COLOR_CHARS: &str = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ\
+                           !\"#$%&'()*+,-./;<=>?@[\\]^_`{}~";
+
+/// Gives every color a one-character name, keeping the valid ones. A longer name gets
+/// its first character if that is free (`red` becomes `r`), otherwise the first free
+/// character of [`COLOR_CHARS`].
+fn shorten_colors(names: &[&str]) -> Result<(Vec<String>, Vec<Rename>), WriteError> {
+    let max = COLOR_CHARS.len();
+    if names.len() > max {
+        return Err(WriteError::TooManyColors {
+            count: names.len(),
+            max,
+        });
+    }
+    let valid = |n: &str| n.len() == 1 && COLOR_CHARS.contains(n);
+    let mut used: HashSet<char> = names
+        .iter()
+        .filter(|n| valid(n))
+        .filter_map(|n| n.chars().next())
+        .collect();
+    let mut out = Vec::with_capacity(names.len());
+    let mut renames = Vec::new();
+    for &name in names {
+        if valid(name) {
+            out.push(name.to_string());
+            continue;
+        }
+        let first = name
+            .chars()
+            .next()
+            .filter(|c| c.is_ascii() && COLOR_CHARS.contains(*c));
+        // There are at most `max` names, so a free character always exists.
+        let Some(c) = first
+            .filter(|c| !used.contains(c))
+            .or_else(|| COLOR_CHARS.chars().find(|c| !used.contains(c)))
+        else {
+            return Err(WriteError::TooManyColors {
+                count: names.len(),
+                max,
+            });
+        };
+        used.insert(c);
+        renames.push(Rename {
+            short: c.to_string(),
+            full: name.to_string(),
+        });
+        out.push(c.to_string());
+    }
+    Ok((out, renames))
+}
+
 /// `n` in base 36 with digits `0-9a-z`.
 fn base36(mut n: u64) -> String {
     const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
@@ -340,6 +461,28 @@ mod tests {
         assert_eq!(unique.len(), names.len());
         assert!(short.iter().all(|s| is_knuth_name(s)));
         assert_eq!(shorten(&names).0, short);
+    }
+
+    #[test]
+    fn colors_become_single_characters() {
+        assert_eq!(COLOR_CHARS.len(), 92);
+        assert!(
+            COLOR_CHARS
+                .bytes()
+                .all(|b| b.is_ascii_graphic() && b != b':' && b != b'|')
+        );
+        let (short, renames) = shorten_colors(&["red", "r", "rose", "0", "", "é"]).unwrap();
+        // `red` would take `r`, but `r` is a color already.
+        assert_eq!(short, ["1", "r", "2", "0", "3", "4"]);
+        assert_eq!(shorten_colors(&["red", "blue"]).unwrap().0, ["r", "b"]);
+        assert_eq!(renames.len(), 4);
+        let many: Vec<String> = (0..93).map(|k| format!("c{k}")).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        assert!(shorten_colors(&many[..92]).is_ok());
+        assert!(matches!(
+            shorten_colors(&many),
+            Err(WriteError::TooManyColors { count: 93, max: 92 })
+        ));
     }
 
     #[test]

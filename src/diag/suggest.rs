@@ -9,18 +9,28 @@
 /// Uses two rows of the usual dynamic-programming table, so memory is linear in the
 /// length of `b`.
 pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.chars().enumerate() {
+    let a: Vec<char> = a.chars().collect();
+    distance(&a, b, &mut Vec::new(), &mut Vec::new())
+}
+
+/// [`edit_distance`] with the first string already split into characters and the two
+/// rows of the table borrowed, so that comparing one name with many candidates
+/// allocates nothing per candidate.
+fn distance(a: &[char], b: &str, prev: &mut Vec<usize>, cur: &mut Vec<usize>) -> usize {
+    // The table's columns follow `a`, its rows `b`.
+    prev.clear();
+    prev.extend(0..=a.len());
+    cur.clear();
+    cur.resize(a.len() + 1, 0);
+    for (i, cb) in b.chars().enumerate() {
         cur[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
+        for (j, &ca) in a.iter().enumerate() {
             let substitute = prev[j] + usize::from(ca != cb);
             cur[j + 1] = substitute.min(prev[j + 1] + 1).min(cur[j] + 1);
         }
-        std::mem::swap(&mut prev, &mut cur);
+        std::mem::swap(prev, cur);
     }
-    prev[b.len()]
+    prev[a.len()]
 }
 
 /// The candidate closest to `name`, if one is close enough to be a likely typo.
@@ -34,7 +44,9 @@ pub fn did_you_mean<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
-    let len = name.chars().count();
+    let chars: Vec<char> = name.chars().collect();
+    let (mut prev, mut cur) = (Vec::new(), Vec::new());
+    let len = chars.len();
     let limit = match len {
         0 | 1 => 0,
         2 | 3 => 1,
@@ -52,7 +64,7 @@ pub fn did_you_mean<'a>(
         let d = if cand.eq_ignore_ascii_case(name) {
             0
         } else {
-            edit_distance(name, cand)
+            distance(&chars, cand, &mut prev, &mut cur)
         };
         if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, cand));

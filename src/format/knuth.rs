@@ -56,6 +56,7 @@ pub fn read(src: &SourceFile) -> Result<Problem, Diagnostics> {
         problem: Problem::new(),
         index: HashMap::new(),
         item_line: Span::default(),
+        suggestions: HashMap::new(),
     };
     let mut rest = lines(src.text()).filter(|l| !l.is_blank_or_comment());
     match rest.next() {
@@ -81,7 +82,15 @@ struct Reader<'s> {
     index: HashMap<String, (ItemId, Span)>,
     /// The item line, for "declared here" labels.
     item_line: Span,
+    /// The help of each unknown name seen so far: a misspelt name tends to recur on
+    /// many lines, and each suggestion scans every item.
+    suggestions: HashMap<String, String>,
 }
+
+/// After this many distinct unknown names, stop looking for suggestions: a file whose
+/// item line is wrong can have an unknown name on every line of millions, and each
+/// search scans every item.
+const MAX_SUGGESTION_SEARCHES: usize = 100;
 
 /// Whether a byte string is a decimal numeral (what Knuth's `sscanf("%d")` would take,
 /// minus signs).
@@ -428,13 +437,28 @@ impl Reader<'_> {
     }
 
     fn unknown_item(&mut self, name: &str, span: Span) {
-        let names = self.problem.items.iter().map(|i| i.name.as_str());
-        let help = match did_you_mean(name, names) {
-            Some(s) => format!("did you mean `{s}`?"),
-            None => format!(
-                "every item of an option must be declared in the item line: add `{name}` \
-                 there, or correct the name"
-            ),
+        let help = match self.suggestions.get(name) {
+            Some(help) => help.clone(),
+            None => {
+                let searching = self.suggestions.len() < MAX_SUGGESTION_SEARCHES;
+                let names = self.problem.items.iter().map(|i| i.name.as_str());
+                let found = if searching {
+                    did_you_mean(name, names)
+                } else {
+                    None
+                };
+                let help = match found {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => format!(
+                        "every item of an option must be declared in the item line: add \
+                         `{name}` there, or correct the name"
+                    ),
+                };
+                if searching {
+                    self.suggestions.insert(name.to_string(), help.clone());
+                }
+                help
+            }
         };
         self.diags.push(KnuthError::UnknownItem {
             src: self.src.named(),

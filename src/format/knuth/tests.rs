@@ -265,6 +265,18 @@ fn writer_refuses_what_knuth_cannot_read() {
 }
 
 #[test]
+fn many_unknown_names_stay_fast() {
+    // 20000 items and 5000 lines of unknown names: suggestions are cached and capped.
+    let mut text: String = (0..20_000).map(|k| format!("item{k} ")).collect();
+    text.push('\n');
+    for k in 0..5_000 {
+        text.push_str(&format!("itm{k} itm{} item1\n", k % 7));
+    }
+    let diags = read(&SourceFile::new("big", text)).unwrap_err();
+    assert_eq!(diags.len(), 10_000);
+}
+
+#[test]
 fn garbage_never_panics() {
     let inputs = [
         "\0\u{1}\u{7f}\n\u{feff}a\n",

@@ -286,7 +286,7 @@ impl Reader<'_> {
                     cost = match cost.unwrap_or(0).checked_add(c) {
                         Some(sum) => Some(sum),
                         None => {
-                            self.cost_too_large(tok);
+                            self.cost_too_large(tok, true);
                             None
                         }
                     };
@@ -309,13 +309,26 @@ impl Reader<'_> {
         });
     }
 
-    fn cost_too_large(&mut self, tok: Token<'_>) {
+    /// Reports a cost above `i64::MAX`, alone (`total == false`) or added to the costs
+    /// before it on the line.
+    fn cost_too_large(&mut self, tok: Token<'_>, total: bool) {
+        let (message, label) = if total {
+            (
+                "the costs of this option add up to more than 9223372036854775807".to_string(),
+                "the total overflows here",
+            )
+        } else {
+            (
+                format!("cost `{}` is too large", tok.text),
+                "more than 9223372036854775807",
+            )
+        };
         self.diags.push(KnuthError::MalformedCost {
             src: self.src.named(),
             span: tok.span().into(),
-            message: format!("cost `{}` is too large", tok.text),
-            label: "the option's total cost exceeds 9223372036854775807".to_string(),
-            help: "use smaller costs".to_string(),
+            message,
+            label: label.to_string(),
+            help: "costs are signed 64-bit integers: use smaller costs".to_string(),
         });
     }
 
@@ -324,10 +337,14 @@ impl Reader<'_> {
         if !is_numeral(digits) {
             let kept: String = digits.chars().filter(char::is_ascii_digit).collect();
             let example = if kept.is_empty() { "5" } else { kept.as_str() };
-            let help = format!(
-                "write the cost as `|{example}`: a `|` then a nonnegative integer, with no \
-                 space, sign or unit"
-            );
+            let help = if digits.is_empty() {
+                "write the cost right after the `|`, with no space between: `|5`".to_string()
+            } else {
+                format!(
+                    "write the cost as `|{example}`: a `|` then a nonnegative integer, with \
+                     no space, sign or unit"
+                )
+            };
             self.diags.push(KnuthError::MalformedCost {
                 src: self.src.named(),
                 span: tok.span().into(),
@@ -340,7 +357,7 @@ impl Reader<'_> {
         match digits.parse::<i64>() {
             Ok(c) => Some(c),
             Err(_) => {
-                self.cost_too_large(tok);
+                self.cost_too_large(tok, false);
                 None
             }
         }

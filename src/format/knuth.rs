@@ -152,6 +152,33 @@ impl Reader<'_> {
                 }
                 continue;
             }
+            // A separator glued to a name (`|X` or `B|`) is a likely slip: report it once,
+            // and read on as if the blank were there, so that the items get the kind the
+            // writer meant and the options do not add errors of their own.
+            let mut tok = tok;
+            if bar.is_none() && tok.text.len() > 1 {
+                if let Some(rest) = tok.text.strip_prefix('|') {
+                    self.glued_bar(tok);
+                    bar = Some(tok.sub(0, 1));
+                    tok = Token {
+                        text: rest,
+                        offset: tok.offset + 1,
+                    };
+                } else if let Some(name) = tok.text.strip_suffix('|')
+                    && !name.bytes().all(|b| b.is_ascii_digit() || b == b':')
+                {
+                    self.glued_bar(tok);
+                    bar = Some(tok.sub(name.len(), tok.text.len()));
+                    let name_tok = Token {
+                        text: name,
+                        offset: tok.offset,
+                    };
+                    if self.check_item_name(name_tok, name, name_tok.span()) {
+                        self.declare(name, name_tok.span(), ItemKind::PRIMARY, line.number);
+                    }
+                    continue;
+                }
+            }
             let (kind, name, name_span) = match tok.text.find('|') {
                 Some(k) => {
                     let bounds = self.bounds(tok, k, bar.is_some());
@@ -169,21 +196,35 @@ impl Reader<'_> {
                 None if bar.is_some() => (ItemKind::Secondary, tok.text, tok.span()),
                 None => (ItemKind::PRIMARY, tok.text, tok.span()),
             };
-            if !self.check_item_name(tok, name, name_span) {
-                continue;
+            if self.check_item_name(tok, name, name_span) {
+                self.declare(name, name_span, kind, line.number);
             }
-            if let Some(&(_, first)) = self.index.get(name) {
-                self.diags.push(KnuthError::DuplicateItem {
-                    src: self.src.named(),
-                    first: first.into(),
-                    second: name_span.into(),
-                    name: name.to_string(),
-                });
-                continue;
-            }
-            let id = self.problem.add_item(name, kind, Origin::Line(line.number));
-            self.index.insert(name.to_string(), (id, name_span));
         }
+    }
+
+    /// Adds an item of the item line, unless its name is taken.
+    fn declare(&mut self, name: &str, span: Span, kind: ItemKind, line: u32) {
+        if let Some(&(_, first)) = self.index.get(name) {
+            self.diags.push(KnuthError::DuplicateItem {
+                src: self.src.named(),
+                first: first.into(),
+                second: span.into(),
+                name: name.to_string(),
+            });
+            return;
+        }
+        let id = self.problem.add_item(name, kind, Origin::Line(line));
+        self.index.insert(name.to_string(), (id, span));
+    }
+
+    fn glued_bar(&mut self, tok: Token<'_>) {
+        self.malformed_bounds(
+            tok.span(),
+            format!("expected `|` as a token of its own, found `{}`", tok.text),
+            "`|` glued to a name",
+            "the `|` that starts the secondary items stands alone, with blanks around it, \
+             as in `A B | X Y`; bounds are written `2:3|name`",
+        );
     }
 
     /// Checks a declared name; reports and returns false if it cannot be an item.
@@ -226,16 +267,6 @@ impl Reader<'_> {
                 "bounds on a secondary item",
                 "only primary items (before the `|` token) have bounds: move the item before \
                  the `|`, or remove the bounds",
-            );
-            return None;
-        }
-        if text.is_empty() {
-            self.malformed_bounds(
-                span,
-                format!("expected `|` as a token of its own, found `{}`", tok.text),
-                "`|` glued to a name",
-                "the `|` that starts the secondary items is a token of its own: put a space \
-                 after it; bounds are written `2:3|name`",
             );
             return None;
         }

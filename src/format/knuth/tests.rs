@@ -252,6 +252,10 @@ fn writer_refuses_what_knuth_cannot_read() {
         write(&p, &mut String::new()),
         Err(WriteError::NegativeCost { cost: -1, .. })
     ));
+    assert!(matches!(
+        write(&Problem::new(), &mut String::new()),
+        Err(WriteError::NoPrimaryItems)
+    ));
     let mut p = parse("a | x\nx\na\n");
     p.options.push(Opt {
         name: None,
@@ -395,5 +399,127 @@ fn shipped_examples_have_the_solutions_their_comments_claim() {
     assert_eq!(brute_force(&m), brute_force(&paper));
     for (a, b) in m.options.iter().zip(&paper.options) {
         assert_eq!(a.entries, b.entries);
+    }
+}
+
+/// A small deterministic generator (xorshift), so the random test needs no crate.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+/// A random valid problem with names both short and long, kinds interleaved, bounds,
+/// colors and costs.
+fn random_problem(rng: &mut Rng) -> Problem {
+    const STEMS: [&str; 6] = ["a", "cell[", "put[0,", "x y", "q:", "row"];
+    let mut p = Problem::new();
+    let n_items = 1 + rng.next(12) as usize;
+    for k in 0..n_items {
+        let name = format!(
+            "{}{k}{}",
+            STEMS[rng.next(6) as usize],
+            "]".repeat(rng.next(2) as usize)
+        );
+        let kind = if k == 0 || rng.next(3) > 0 {
+            let lo = rng.next(3) as u32;
+            let hi = match rng.next(4) {
+                0 => None,
+                1 => Some(lo + rng.next(3) as u32),
+                _ if lo == 0 => Some(1),
+                _ => Some(lo),
+            };
+            ItemKind::Primary {
+                bounds: Bounds { lo, hi },
+            }
+        } else {
+            ItemKind::Secondary
+        };
+        p.add_item(name, kind, Origin::Synthetic);
+    }
+    let colors = ["red", "g", "blue green", "0", "nope:"];
+    for _ in 0..rng.next(10) {
+        let mut entries = Vec::new();
+        for k in 0..n_items {
+            if rng.next(3) == 0 {
+                let color = (!p.items[k].kind.is_primary() && rng.next(2) == 0)
+                    .then(|| p.intern_color(colors[rng.next(5) as usize]));
+                entries.push(Entry {
+                    item: ItemId(k as u32),
+                    color,
+                });
+            }
+        }
+        let cost = (rng.next(3) == 0).then(|| rng.next(100) as i64);
+        p.add_option(Opt {
+            name: None,
+            entries,
+            cost,
+            origin: Origin::Synthetic,
+        });
+    }
+    p
+}
+
+#[test]
+fn random_problems_survive_write_then_read() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    for _ in 0..300 {
+        let p = random_problem(&mut rng);
+        let (back, report, out) = round_trip(&p);
+        let full = |renames: &[Rename], short: &str| {
+            renames
+                .iter()
+                .find(|r| r.short == short)
+                .map_or(short.to_string(), |r| r.full.clone())
+        };
+        let by_name = p.item_index();
+        let mut uses = vec![0u32; p.items.len()];
+        for e in p.options.iter().flat_map(|o| &o.entries) {
+            uses[e.item.index()] += 1;
+        }
+        assert_eq!(back.items.len(), p.items.len(), "{out}");
+        for item in &back.items {
+            let orig = by_name[full(&report.item_renames, &item.name).as_str()];
+            let expected = match p.item(orig).kind {
+                ItemKind::Primary {
+                    bounds: Bounds { lo, hi: None },
+                } => ItemKind::Primary {
+                    bounds: Bounds {
+                        lo,
+                        hi: Some(uses[orig.index()].max(lo)),
+                    },
+                },
+                kind => kind,
+            };
+            assert_eq!(item.kind, expected, "{out}");
+        }
+        let described =
+            |q: &Problem, o: &Opt, renamed: bool| -> (Vec<(String, Option<String>)>, Option<i64>) {
+                let entries = o
+                    .entries
+                    .iter()
+                    .map(|e| {
+                        let mut item = q.item(e.item).name.clone();
+                        let mut color = e.color.map(|c| q.colors[c.index()].clone());
+                        if renamed {
+                            item = full(&report.item_renames, &item);
+                            color = color.map(|c| full(&report.color_renames, &c));
+                        }
+                        (item, color)
+                    })
+                    .collect();
+                (entries, o.cost)
+            };
+        let kept: Vec<_> = p.options.iter().filter(|o| !o.entries.is_empty()).collect();
+        assert_eq!(kept.len(), back.options.len(), "{out}");
+        for (a, b) in kept.iter().zip(&back.options) {
+            assert_eq!(described(&p, a, false), described(&back, b, true), "{out}");
+        }
     }
 }

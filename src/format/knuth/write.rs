@@ -139,6 +139,13 @@ pub enum WriteError {
         /// The cost.
         cost: i64,
     },
+    /// The format cannot express a problem without primary items: its item line would
+    /// start with `|`, which makes it a comment.
+    #[error(
+        "Knuth's format needs at least one primary item: an item line that starts with \
+         `|` is read as a comment"
+    )]
+    NoPrimaryItems,
     /// More colors than there are characters to name them in Knuth's format.
     #[error(
         "the problem has {count} colors, but Knuth's programs name a color with one \
@@ -171,6 +178,9 @@ pub fn is_knuth_name(name: &str) -> bool {
 /// problem (up to origins and option names) when nothing was renamed.
 pub fn write(problem: &Problem, out: &mut impl Write) -> Result<WriteReport, WriteError> {
     problem.validate()?;
+    if problem.primary_count() == 0 {
+        return Err(WriteError::NoPrimaryItems);
+    }
     let mut report = WriteReport {
         features: Features {
             colors: problem.has_colors(),
@@ -231,7 +241,7 @@ pub fn write(problem: &Problem, out: &mut impl Write) -> Result<WriteReport, Wri
         .map(|k| item_names[k].as_str())
         .collect();
     if !secondary.is_empty() {
-        line.push_str(if line.is_empty() { "|" } else { " |" });
+        line.push_str(" |");
         for name in secondary {
             line.push(' ');
             line.push_str(name);

@@ -22,6 +22,7 @@
 #![warn(missing_docs)]
 
 pub mod diag;
+pub mod format;
 pub mod lower;
 pub mod problem;
 pub mod render;

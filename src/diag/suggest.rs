@@ -1,45 +1,76 @@
-//! "Did you mean": the closest known name to a misspelled one.
+//! "Did you mean": the closest known name to a misspelt one.
+//!
+//! One small module so that every phase (Knuth's format, the language's name checks)
+//! suggests the same way: by Levenshtein distance over characters, accepting only
+//! candidates close enough that the suggestion is likely to be what was meant.
 
-/// The candidate closest to `name` by edit distance, if it is close enough to be a
-/// plausible typo (at most a third of the name's length, and at least one edit away).
+/// The Levenshtein distance between two strings, counted in characters.
+///
+/// Uses two rows of the usual dynamic-programming table, so memory is linear in the
+/// length of `b`.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    distance(&a, b, &mut Vec::new(), &mut Vec::new())
+}
+
+/// [`edit_distance`] with the first string already split into characters and the two
+/// rows of the table borrowed, so that comparing one name with many candidates
+/// allocates nothing per candidate.
+fn distance(a: &[char], b: &str, prev: &mut Vec<usize>, cur: &mut Vec<usize>) -> usize {
+    // The table's columns follow `a`, its rows `b`.
+    prev.clear();
+    prev.extend(0..=a.len());
+    cur.clear();
+    cur.resize(a.len() + 1, 0);
+    for (i, cb) in b.chars().enumerate() {
+        cur[0] = i + 1;
+        for (j, &ca) in a.iter().enumerate() {
+            let substitute = prev[j] + usize::from(ca != cb);
+            cur[j + 1] = substitute.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(prev, cur);
+    }
+    prev[a.len()]
+}
+
+/// The candidate closest to `name`, if one is close enough to be a likely typo.
+///
+/// "Close enough" is no edit for one-character names (with one edit allowed, `a` would
+/// match every other one-letter name), one edit for names of two or three characters,
+/// and a third of the name's length beyond that. Ties go to the candidate
+/// listed first, so the result is deterministic. A case-only difference always counts
+/// as close.
 pub fn did_you_mean<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
-    let limit = (name.chars().count() / 3).max(1);
-    candidates
-        .into_iter()
-        .filter(|c| *c != name)
-        .map(|c| (edit_distance(name, c), c))
-        .filter(|&(d, _)| d <= limit)
-        .min_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)))
-        .map(|(_, c)| c)
-}
-
-/// Levenshtein distance, counting a swap of two adjacent characters as one edit
-/// (the commonest typo).
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let w = b.len() + 1;
-    let mut d = vec![0usize; (a.len() + 1) * w];
-    for (j, cell) in d.iter_mut().enumerate().take(w) {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        d[i * w] = i;
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut best = (d[(i - 1) * w + j] + 1)
-                .min(d[i * w + j - 1] + 1)
-                .min(d[(i - 1) * w + j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(d[(i - 2) * w + j - 2] + 1);
-            }
-            d[i * w + j] = best;
+    let chars: Vec<char> = name.chars().collect();
+    let (mut prev, mut cur) = (Vec::new(), Vec::new());
+    let len = chars.len();
+    let limit = match len {
+        0 | 1 => 0,
+        2 | 3 => 1,
+        _ => len.div_ceil(3),
+    };
+    let mut best: Option<(usize, &'a str)> = None;
+    for cand in candidates {
+        if cand == name {
+            continue;
+        }
+        // Skip the quadratic work when the lengths alone rule the candidate out.
+        if cand.chars().count().abs_diff(len) > limit {
+            continue;
+        }
+        let d = if cand.eq_ignore_ascii_case(name) {
+            0
+        } else {
+            distance(&chars, cand, &mut prev, &mut cur)
+        };
+        if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, cand));
         }
     }
-    d[a.len() * w + b.len()]
+    best.map(|(_, c)| c)
 }
 
 #[cfg(test)]
@@ -48,17 +79,22 @@ mod tests {
 
     #[test]
     fn distances() {
+        assert_eq!(edit_distance("", ""), 0);
+        assert_eq!(edit_distance("abc", ""), 3);
         assert_eq!(edit_distance("kitten", "sitting"), 3);
-        assert_eq!(edit_distance("box_of", "bxo_of"), 1);
-        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("cell[3,4]", "cell[3,5]"), 1);
+        assert_eq!(edit_distance("é", "e"), 1);
     }
 
     #[test]
-    fn suggests_only_plausible_names() {
-        let names = ["alphabet", "box_of", "puzzle", "N"];
-        assert_eq!(did_you_mean("alphabte", names), Some("alphabet"));
-        assert_eq!(did_you_mean("puzle", names), Some("puzzle"));
-        assert_eq!(did_you_mean("zzz", names), None);
-        assert_eq!(did_you_mean("n", names), Some("N"));
+    fn suggestions_are_close_and_deterministic() {
+        let names = ["A", "B", "row1", "row2", "cell[3,4]"];
+        assert_eq!(did_you_mean("C", names), None);
+        assert_eq!(did_you_mean("b", names), Some("B"));
+        assert_eq!(did_you_mean("row", names), Some("row1"));
+        assert_eq!(did_you_mean("ROW1", names), Some("row1"));
+        assert_eq!(did_you_mean("cell[3,5]", names), Some("cell[3,4]"));
+        assert_eq!(did_you_mean("column", names), None);
+        assert_eq!(did_you_mean("x", std::iter::empty()), None);
     }
 }

@@ -20,7 +20,10 @@ fn word(c: char) -> bool {
 
 impl B {
     pub fn new(src: &str) -> B {
-        B { src: src.to_string(), pos: Cell::new(0) }
+        B {
+            src: src.to_string(),
+            pos: Cell::new(0),
+        }
     }
 
     pub fn file(&self) -> SourceFile {
@@ -31,7 +34,10 @@ impl B {
     pub fn tok(&self, tok: &str) -> Span {
         let mut from = self.pos.get();
         loop {
-            let at = from + self.src[from..].find(tok).unwrap_or_else(|| panic!("no `{tok}` after {from}"));
+            let at = from
+                + self.src[from..]
+                    .find(tok)
+                    .unwrap_or_else(|| panic!("no `{tok}` after {from}"));
             let end = at + tok.len();
             let before = self.src[..at].chars().next_back();
             let after = self.src[end..].chars().next();
@@ -45,7 +51,10 @@ impl B {
     }
 
     pub fn id(&self, name: &str) -> Ident {
-        Ident { name: name.to_string(), span: self.tok(name) }
+        Ident {
+            name: name.to_string(),
+            span: self.tok(name),
+        }
     }
 
     fn e(kind: ExprKind, span: Span) -> Expr {
@@ -67,13 +76,31 @@ impl B {
 
     pub fn bin(&self, lhs: Expr, op: BinaryOp, rhs: Expr) -> Expr {
         let span = lhs.span.to(rhs.span);
-        let op_span = Span { start: lhs.span.end, end: rhs.span.start };
-        B::e(ExprKind::Binary { op, op_span, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span)
+        let op_span = Span {
+            start: lhs.span.end,
+            end: rhs.span.start,
+        };
+        B::e(
+            ExprKind::Binary {
+                op,
+                op_span,
+                lhs: Box::new(lhs),
+                rhs: Box::new(rhs),
+            },
+            span,
+        )
     }
 
     pub fn range(&self, lo: Expr, hi: Expr) -> Expr {
         let span = lo.span.to(hi.span);
-        B::e(ExprKind::Range { lo: Box::new(lo), hi: Box::new(hi), inclusive: false }, span)
+        B::e(
+            ExprKind::Range {
+                lo: Box::new(lo),
+                hi: Box::new(hi),
+                inclusive: false,
+            },
+            span,
+        )
     }
 
     /// A call; its span runs from the name to the next `)`.
@@ -84,23 +111,45 @@ impl B {
     }
 
     pub fn tuple(&self, es: Vec<Expr>) -> Expr {
-        let span = es.first().map(|e| e.span).unwrap_or_default().to(es.last().map(|e| e.span).unwrap_or_default());
+        let span = es
+            .first()
+            .map(|e| e.span)
+            .unwrap_or_default()
+            .to(es.last().map(|e| e.span).unwrap_or_default());
         B::e(ExprKind::Tuple(es), span)
     }
 
     pub fn index(&self, base: Expr, idx: Expr) -> Expr {
         let span = base.span.to(idx.span);
-        B::e(ExprKind::Index { base: Box::new(base), index: Box::new(idx) }, span)
+        B::e(
+            ExprKind::Index {
+                base: Box::new(base),
+                index: Box::new(idx),
+            },
+            span,
+        )
     }
 
     pub fn set_comp(&self, elem: Expr, clauses: Vec<Clause>) -> Expr {
         let span = elem.span.to(clause_span(clauses.last().expect("a clause")));
-        B::e(ExprKind::SetComp { elem: Box::new(elem), clauses }, span)
+        B::e(
+            ExprKind::SetComp {
+                elem: Box::new(elem),
+                clauses,
+            },
+            span,
+        )
     }
 
     pub fn list_comp(&self, elem: Expr, clauses: Vec<Clause>) -> Expr {
         let span = elem.span.to(clause_span(clauses.last().expect("a clause")));
-        B::e(ExprKind::ListComp { elem: Box::new(elem), clauses }, span)
+        B::e(
+            ExprKind::ListComp {
+                elem: Box::new(elem),
+                clauses,
+            },
+            span,
+        )
     }
 
     pub fn pat(&self, n: &str) -> Pattern {
@@ -128,9 +177,18 @@ impl B {
     }
 
     pub fn param(&self, name: Ident, ty: Option<TypeExpr>, default: Option<Expr>) -> Decl {
-        let end = default.as_ref().map(|e| e.span).or(ty.as_ref().map(|t| t.span)).unwrap_or(name.span);
+        let end = default
+            .as_ref()
+            .map(|e| e.span)
+            .or(ty.as_ref().map(|t| t.span))
+            .unwrap_or(name.span);
         let span = name.span.to(end);
-        Decl::Param(ParamDecl { name, ty, default, span })
+        Decl::Param(ParamDecl {
+            name,
+            ty,
+            default,
+            span,
+        })
     }
 
     pub fn ty(&self, name: Ident, args: Vec<Expr>) -> TypeExpr {
@@ -145,15 +203,39 @@ impl B {
 
     pub fn fn_decl(&self, name: Ident, params: Vec<Ident>, body: Expr) -> Decl {
         let span = name.span.to(body.span);
-        Decl::Fn(FnDecl { name, params, body, span })
+        Decl::Fn(FnDecl {
+            name,
+            params,
+            body,
+            span,
+        })
     }
 
-    pub fn item(&self, class: ItemClass, name: Ident, index: Vec<Expr>, clauses: Vec<Clause>) -> Decl {
+    pub fn item(
+        &self,
+        class: ItemClass,
+        name: Ident,
+        index: Vec<Expr>,
+        clauses: Vec<Clause>,
+    ) -> Decl {
         let span = name.span.to(clauses.last().map_or(name.span, clause_span));
-        Decl::Item(ItemDecl { class, name, index, clauses, bounds: None, span })
+        Decl::Item(ItemDecl {
+            class,
+            name,
+            index,
+            clauses,
+            bounds: None,
+            span,
+        })
     }
 
-    pub fn cover(&self, family: Ident, index: Vec<Expr>, color: Option<Expr>, clauses: Vec<Clause>) -> CoverEntry {
+    pub fn cover(
+        &self,
+        family: Ident,
+        index: Vec<Expr>,
+        color: Option<Expr>,
+        clauses: Vec<Clause>,
+    ) -> CoverEntry {
         let mut span = family.span.to(index.last().map_or(family.span, |e| e.span));
         if let Some(c) = &color {
             span = span.to(c.span);
@@ -161,25 +243,58 @@ impl B {
         if let Some(c) = clauses.last() {
             span = span.to(clause_span(c));
         }
-        CoverEntry { family, index, color, clauses, span }
+        CoverEntry {
+            family,
+            index,
+            color,
+            clauses,
+            span,
+        }
     }
 
-    pub fn option(&self, name: Ident, index: Vec<Expr>, clauses: Vec<Clause>, covers: Vec<CoverEntry>) -> Decl {
+    pub fn option(
+        &self,
+        name: Ident,
+        index: Vec<Expr>,
+        clauses: Vec<Clause>,
+        covers: Vec<CoverEntry>,
+    ) -> Decl {
         let span = name.span.to(covers.last().map_or(name.span, |c| c.span));
-        Decl::Option(OptionDecl { name, index, clauses, covers, cost: None, paints: Vec::new(), span })
+        Decl::Option(OptionDecl {
+            name,
+            index,
+            clauses,
+            covers,
+            cost: None,
+            paints: Vec::new(),
+            span,
+        })
     }
 
     pub fn force(&self, family: Ident, index: Vec<Expr>, clauses: Vec<Clause>) -> Decl {
-        let span = family.span.to(clauses.last().map_or(family.span, clause_span));
-        Decl::Force(ForceDecl { family, index, clauses, span })
+        let span = family
+            .span
+            .to(clauses.last().map_or(family.span, clause_span));
+        Decl::Force(ForceDecl {
+            family,
+            index,
+            clauses,
+            span,
+        })
     }
 
     pub fn objective(&self, kw: &str, kind: ObjectiveKind) -> Decl {
-        Decl::Objective(ObjectiveDecl { kind, span: self.tok(kw) })
+        Decl::Objective(ObjectiveDecl {
+            kind,
+            span: self.tok(kw),
+        })
     }
 
     pub fn model(&self, decls: Vec<Decl>) -> Model {
-        Model { decls, span: Span::new(0, self.src.len()) }
+        Model {
+            decls,
+            span: Span::new(0, self.src.len()),
+        }
     }
 }
 

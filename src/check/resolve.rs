@@ -235,7 +235,7 @@ impl<'a> Resolver<'a> {
                         name.name
                     )
                 }
-                None => format!("the {kind}s are {}", list_names(&candidates)),
+                None => format!("the {} are {}", want.plural(), list_names(&candidates)),
             };
             let code = match want {
                 Family::Item => Code::UnknownItemFamily,
@@ -598,6 +598,13 @@ impl Family {
             (self, d),
             (Family::Item, Decl::Item(_)) | (Family::Option, Decl::Option(_))
         )
+    }
+
+    fn plural(self) -> &'static str {
+        match self {
+            Family::Item => "item families",
+            Family::Option => "option families",
+        }
     }
 
     fn keyword(self) -> &'static str {

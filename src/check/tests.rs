@@ -9,7 +9,10 @@ use crate::syntax::ast::{BinaryOp as Op, ItemClass, ObjectiveKind};
 fn codes(r: &Result<Checked, Diagnostics>) -> Vec<String> {
     match r {
         Ok(_) => Vec::new(),
-        Err(d) => d.iter().map(|d| d.code().map(|c| c.to_string()).unwrap_or_default()).collect(),
+        Err(d) => d
+            .iter()
+            .map(|d| d.code().map(|c| c.to_string()).unwrap_or_default())
+            .collect(),
     }
 }
 
@@ -32,7 +35,12 @@ fn labels(src: &str, d: &Diagnostics) -> Vec<(String, String)> {
 }
 
 fn help(d: &Diagnostics) -> String {
-    d.iter().next().unwrap().help().map(|h| h.to_string()).unwrap_or_default()
+    d.iter()
+        .next()
+        .unwrap()
+        .help()
+        .map(|h| h.to_string())
+        .unwrap_or_default()
 }
 
 fn message(d: &Diagnostics) -> String {
@@ -62,17 +70,30 @@ fn sudoku(b: &B) -> ast::Model {
         b.param(b.id("n"), None, Some(b.int(3))),
         b.param(b.id("alphabet"), None, Some(b.str("123456789"))),
         b.let_decl(b.id("N"), b.bin(b.name("n"), Op::Mul, b.name("n"))),
-        b.param(b.id("puzzle"), Some(b.ty(b.id("grid"), vec![b.name("N"), b.name("N")])), None),
+        b.param(
+            b.id("puzzle"),
+            Some(b.ty(b.id("grid"), vec![b.name("N"), b.name("N")])),
+            None,
+        ),
         b.fn_decl(
             b.id("box_of"),
             vec![b.id("r"), b.id("c")],
             b.bin(
-                b.bin(b.bin(b.name("r"), Op::Div, b.name("n")), Op::Mul, b.name("n")),
+                b.bin(
+                    b.bin(b.name("r"), Op::Div, b.name("n")),
+                    Op::Mul,
+                    b.name("n"),
+                ),
                 Op::Add,
                 b.bin(b.name("c"), Op::Div, b.name("n")),
             ),
         ),
-        b.item(ItemClass::Primary, b.id("cell"), vec![b.name("r"), b.name("c")], rc(b)),
+        b.item(
+            ItemClass::Primary,
+            b.id("cell"),
+            vec![b.name("r"), b.name("c")],
+            rc(b),
+        ),
         b.item(
             ItemClass::Primary,
             b.id("box"),
@@ -94,7 +115,10 @@ fn sudoku(b: &B) -> ast::Model {
                 b.cover(b.id("cell"), vec![b.name("r"), b.name("c")], None, vec![]),
                 b.cover(
                     b.id("box"),
-                    vec![b.call(b.id("box_of"), vec![b.name("r"), b.name("c")]), b.name("v")],
+                    vec![
+                        b.call(b.id("box_of"), vec![b.name("r"), b.name("c")]),
+                        b.name("v"),
+                    ],
                     None,
                     vec![],
                 ),
@@ -126,7 +150,8 @@ fn sudoku_checks_and_reports_its_structure() {
     let m = sudoku(&b);
     let c = check(&m, &b.file()).expect("no errors");
     let at = |n: &str| c.lookup(n).unwrap();
-    let (n, alphabet, big_n, puzzle, box_of) = (at("n"), at("alphabet"), at("N"), at("puzzle"), at("box_of"));
+    let (n, alphabet, big_n, puzzle, box_of) =
+        (at("n"), at("alphabet"), at("N"), at("puzzle"), at("box_of"));
     let (cell, bx, put) = (at("cell"), at("box"), at("put"));
     assert_eq!(c.refs[big_n], vec![n]);
     assert_eq!(c.refs[puzzle], vec![big_n]);
@@ -155,7 +180,10 @@ fn undefined_name_suggests_a_name_in_scope() {
     ]);
     let d = only_error(check(&m, &b.file()));
     assert_eq!(message(&d), "undefined name `alphabte`");
-    assert_eq!(labels(src, &d), vec![("alphabte".into(), "not defined".into())]);
+    assert_eq!(
+        labels(src, &d),
+        vec![("alphabte".into(), "not defined".into())]
+    );
     assert_eq!(help(&d), "did you mean `alphabet`?");
 }
 
@@ -163,9 +191,14 @@ fn undefined_name_suggests_a_name_in_scope() {
 fn undefined_name_without_candidate_says_how_to_define_it() {
     let src = "let k = zzz + 1\n";
     let b = B::new(src);
-    let m = b.model(vec![b.let_decl(b.id("k"), b.bin(b.name("zzz"), Op::Add, b.int(1)))]);
+    let m = b.model(vec![
+        b.let_decl(b.id("k"), b.bin(b.name("zzz"), Op::Add, b.int(1))),
+    ]);
     let d = only_error(check(&m, &b.file()));
-    assert_eq!(help(&d), "define it: `let zzz = ...` for a value, or `param zzz` for an input");
+    assert_eq!(
+        help(&d),
+        "define it: `let zzz = ...` for a value, or `param zzz` for an input"
+    );
 }
 
 #[test]
@@ -177,7 +210,10 @@ fn locals_suggest_too_and_names_may_be_used_before_definition() {
     let m = b.model(vec![
         b.let_decl(
             b.id("s"),
-            b.set_comp(b.name("rwo"), vec![b.for_(b.pat("row"), b.range(b.int(0), b.name("M")))]),
+            b.set_comp(
+                b.name("rwo"),
+                vec![b.for_(b.pat("row"), b.range(b.int(0), b.name("M")))],
+            ),
         ),
         b.let_decl(b.id("M"), b.int(2)),
     ]);
@@ -207,7 +243,17 @@ fn duplicate_definition_points_at_both() {
     assert_eq!(ls[0].1, "`n` defined again here");
     assert_eq!(ls[1].1, "first defined here");
     // The first label is on `fn n`, the second on `param n`.
-    assert!(d.iter().next().unwrap().labels().unwrap().next().unwrap().offset() > 20);
+    assert!(
+        d.iter()
+            .next()
+            .unwrap()
+            .labels()
+            .unwrap()
+            .next()
+            .unwrap()
+            .offset()
+            > 20
+    );
 }
 
 #[test]
@@ -216,7 +262,10 @@ fn duplicate_names_in_one_pattern_or_parameter_list() {
     let b = B::new(src);
     let m = b.model(vec![
         b.fn_decl(b.id("f"), vec![b.id("a"), b.id("a")], b.name("a")),
-        b.let_decl(b.id("s"), b.set_comp(b.name("x"), vec![b.for_(b.pats(&["x", "x"]), b.name("p"))])),
+        b.let_decl(
+            b.id("s"),
+            b.set_comp(b.name("x"), vec![b.for_(b.pats(&["x", "x"]), b.name("p"))]),
+        ),
         b.param(b.id("p"), None, Some(b.tuple(vec![]))),
     ]);
     let r = check(&m, &b.file());
@@ -232,15 +281,33 @@ fn scopes_follow_clause_order_and_end_with_their_entry() {
                covers hole[x, y] for (x, y) in at, piece[x]\n";
     let b = B::new(src);
     let m = b.model(vec![
-        b.item(ItemClass::Primary, b.id("hole"), vec![b.name("x"), b.name("y")], vec![b.for_(b.pats(&["x", "y"]), b.name("H"))]),
-        b.item(ItemClass::Primary, b.id("piece"), vec![b.name("p")], vec![b.for_(b.pat("p"), b.name("H"))]),
+        b.item(
+            ItemClass::Primary,
+            b.id("hole"),
+            vec![b.name("x"), b.name("y")],
+            vec![b.for_(b.pats(&["x", "y"]), b.name("H"))],
+        ),
+        b.item(
+            ItemClass::Primary,
+            b.id("piece"),
+            vec![b.name("p")],
+            vec![b.for_(b.pat("p"), b.name("H"))],
+        ),
         b.let_decl(b.id("H"), b.tuple(vec![])),
         b.option(
             b.id("place"),
             vec![b.name("p")],
-            vec![b.for_(b.pat("p"), b.name("H")), b.let_(b.pat("at"), b.name("p"))],
             vec![
-                b.cover(b.id("hole"), vec![b.name("x"), b.name("y")], None, vec![b.for_(b.pats(&["x", "y"]), b.name("at"))]),
+                b.for_(b.pat("p"), b.name("H")),
+                b.let_(b.pat("at"), b.name("p")),
+            ],
+            vec![
+                b.cover(
+                    b.id("hole"),
+                    vec![b.name("x"), b.name("y")],
+                    None,
+                    vec![b.for_(b.pats(&["x", "y"]), b.name("at"))],
+                ),
                 b.cover(b.id("piece"), vec![b.name("x")], None, vec![]),
             ],
         ),
@@ -257,7 +324,13 @@ fn inner_bindings_shadow_outer_ones_and_globals() {
     let b = B::new(src);
     let m = b.model(vec![
         b.param(b.id("n"), None, Some(b.int(3))),
-        b.let_decl(b.id("s"), b.set_comp(b.name("n"), vec![b.for_(b.pat("n"), b.range(b.int(0), b.int(2)))])),
+        b.let_decl(
+            b.id("s"),
+            b.set_comp(
+                b.name("n"),
+                vec![b.for_(b.pat("n"), b.range(b.int(0), b.int(2)))],
+            ),
+        ),
     ]);
     let c = check(&m, &b.file()).unwrap();
     assert!(c.refs[1].is_empty());
@@ -277,7 +350,11 @@ fn unknown_function_suggests_user_fns_and_builtins() {
     let helps: Vec<String> = d.iter().map(|d| d.help().unwrap().to_string()).collect();
     assert_eq!(
         helps,
-        vec!["did you mean `box_of`?", "did you mean `len`?", "define it: `fn frob(x) = ...`"]
+        vec![
+            "did you mean `box_of`?",
+            "did you mean `len`?",
+            "define it: `fn frob(x) = ...`"
+        ]
     );
 }
 
@@ -287,10 +364,16 @@ fn wrong_argument_count_for_user_fns_and_builtins() {
     let b = B::new(src);
     let m = b.model(vec![
         b.fn_decl(b.id("box_of"), vec![b.id("r"), b.id("c")], b.name("r")),
-        b.let_decl(b.id("a"), b.call(b.id("box_of"), vec![b.int(1), b.int(2), b.int(3)])),
+        b.let_decl(
+            b.id("a"),
+            b.call(b.id("box_of"), vec![b.int(1), b.int(2), b.int(3)]),
+        ),
         b.let_decl(b.id("b"), b.call(b.id("shift"), vec![b.name("a")])),
         b.let_decl(b.id("c"), b.call(b.id("max"), vec![])),
-        b.let_decl(b.id("d"), b.call(b.id("max"), vec![b.int(1), b.int(2), b.int(3)])),
+        b.let_decl(
+            b.id("d"),
+            b.call(b.id("max"), vec![b.int(1), b.int(2), b.int(3)]),
+        ),
     ]);
     let d = check(&m, &b.file()).unwrap_err();
     let msgs: Vec<String> = d.iter().map(|d| d.to_string()).collect();
@@ -303,8 +386,17 @@ fn wrong_argument_count_for_user_fns_and_builtins() {
         ]
     );
     let ls = labels(src, &d);
-    assert_eq!(ls[0], ("box_of(1, 2, 3)".into(), "3 arguments given".into()));
-    assert_eq!(ls[1], ("box_of".into(), "`box_of` defined here with 2 parameters".into()));
+    assert_eq!(
+        ls[0],
+        ("box_of(1, 2, 3)".into(), "3 arguments given".into())
+    );
+    assert_eq!(
+        ls[1],
+        (
+            "box_of".into(),
+            "`box_of` defined here with 2 parameters".into()
+        )
+    );
     assert_eq!(help(&d), "call it as `box_of(r, c)`");
 }
 
@@ -316,7 +408,12 @@ fn calling_a_value_and_using_a_function_as_a_value() {
     let m = b.model(vec![
         b.let_decl(b.id("N"), b.int(9)),
         b.fn_decl(b.id("f"), vec![b.id("x")], b.name("x")),
-        b.item(ItemClass::Primary, b.id("cell"), vec![b.name("r")], vec![b.for_(b.pat("r"), b.range(b.int(0), b.name("N")))]),
+        b.item(
+            ItemClass::Primary,
+            b.id("cell"),
+            vec![b.name("r")],
+            vec![b.for_(b.pat("r"), b.range(b.int(0), b.name("N")))],
+        ),
         b.let_decl(b.id("a"), b.call(b.id("N"), vec![b.int(2)])),
         b.let_decl(b.id("b"), b.bin(b.name("f"), Op::Add, b.int(1))),
         b.let_decl(b.id("c"), b.name("cell")),
@@ -326,13 +423,24 @@ fn calling_a_value_and_using_a_function_as_a_value() {
     let d = check(&m, &b.file()).unwrap_err();
     assert_eq!(
         codes(&Err(d)),
-        vec!["dlx::E0105", "dlx::E0106", "dlx::E0106", "dlx::E0106", "dlx::E0105"]
+        vec![
+            "dlx::E0105",
+            "dlx::E0106",
+            "dlx::E0106",
+            "dlx::E0106",
+            "dlx::E0105"
+        ]
     );
     let b = B::new(src);
     let m = b.model(vec![
         b.let_decl(b.id("N"), b.int(9)),
         b.fn_decl(b.id("f"), vec![b.id("x")], b.name("x")),
-        b.item(ItemClass::Primary, b.id("cell"), vec![b.name("r")], vec![b.for_(b.pat("r"), b.range(b.int(0), b.name("N")))]),
+        b.item(
+            ItemClass::Primary,
+            b.id("cell"),
+            vec![b.name("r")],
+            vec![b.for_(b.pat("r"), b.range(b.int(0), b.name("N")))],
+        ),
         b.let_decl(b.id("a"), b.call(b.id("N"), vec![b.int(2)])),
         b.let_decl(b.id("b"), b.bin(b.name("f"), Op::Add, b.int(1))),
         b.let_decl(b.id("c"), b.name("cell")),
@@ -344,7 +452,438 @@ fn calling_a_value_and_using_a_function_as_a_value() {
     assert_eq!(msgs[0], "expected a function, found a let `N`");
     assert_eq!(msgs[1], "expected a value, found a function `f`");
     assert_eq!(msgs[2], "expected a value, found an item family `cell`");
-    assert_eq!(msgs[3], "expected a value, found the builtin function `len`");
+    assert_eq!(
+        msgs[3],
+        "expected a value, found the builtin function `len`"
+    );
     let helps: Vec<String> = d.iter().map(|d| d.help().unwrap().to_string()).collect();
     assert_eq!(helps[1], "call it: `f(x)`");
+}
+
+#[test]
+fn covers_and_force_name_families_of_the_right_kind() {
+    let src = "item cell[r, c] for r in R, c in R\nlet R = 0..3\n\
+               option put[r, c] for r in R, c in R\n    covers cel[r, c], put[r, c], cell[r]\n\
+               force cell[0, 0]\nforce pt[0, 0]\n";
+    let b = B::new(src);
+    let rr = |b: &B| {
+        vec![
+            b.for_(b.pat("r"), b.name("R")),
+            b.for_(b.pat("c"), b.name("R")),
+        ]
+    };
+    let m = b.model(vec![
+        b.item(
+            ItemClass::Primary,
+            b.id("cell"),
+            vec![b.name("r"), b.name("c")],
+            rr(&b),
+        ),
+        b.let_decl(b.id("R"), b.range(b.int(0), b.int(3))),
+        b.option(
+            b.id("put"),
+            vec![b.name("r"), b.name("c")],
+            rr(&b),
+            vec![
+                b.cover(b.id("cel"), vec![b.name("r"), b.name("c")], None, vec![]),
+                b.cover(b.id("put"), vec![b.name("r"), b.name("c")], None, vec![]),
+                b.cover(b.id("cell"), vec![b.name("r")], None, vec![]),
+            ],
+        ),
+        b.force(b.id("cell"), vec![b.int(0), b.int(0)], vec![]),
+        b.force(b.id("pt"), vec![b.int(0), b.int(0)], vec![]),
+    ]);
+    let d = check(&m, &b.file()).unwrap_err();
+    let got: Vec<(String, String, String)> = d
+        .iter()
+        .map(|d| {
+            (
+                d.code().unwrap().to_string(),
+                d.to_string(),
+                d.help().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let want = [
+        (
+            "dlx::E0107",
+            "unknown item family `cel`",
+            "did you mean `cell`?",
+        ),
+        (
+            "dlx::E0107",
+            "expected an item family after `cover`, found an option family `put`",
+            "the item families are `cell`",
+        ),
+        (
+            "dlx::E0109",
+            "wrong number of indices for `cell`: expected 2, found 1",
+            "write it as declared: `cell[r, c]`",
+        ),
+        (
+            "dlx::E0108",
+            "expected an option family after `force`, found an item family `cell`",
+            "the option families are `put`",
+        ),
+        (
+            "dlx::E0108",
+            "unknown option family `pt`",
+            "did you mean `put`?",
+        ),
+    ];
+    let want: Vec<(String, String, String)> = want
+        .iter()
+        .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
+        .collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn index_count_points_at_the_declaration() {
+    let src =
+        "item cell[r, c] for r in 0..2, c in 0..2\noption o[r] for r in 0..2 covers cell[r]\n";
+    let b = B::new(src);
+    let m = b.model(vec![
+        b.item(
+            ItemClass::Primary,
+            b.id("cell"),
+            vec![b.name("r"), b.name("c")],
+            vec![
+                b.for_(b.pat("r"), b.range(b.int(0), b.int(2))),
+                b.for_(b.pat("c"), b.range(b.int(0), b.int(2))),
+            ],
+        ),
+        b.option(
+            b.id("o"),
+            vec![b.name("r")],
+            vec![b.for_(b.pat("r"), b.range(b.int(0), b.int(2)))],
+            vec![b.cover(b.id("cell"), vec![b.name("r")], None, vec![])],
+        ),
+    ]);
+    let d = only_error(check(&m, &b.file()));
+    assert_eq!(
+        labels(src, &d),
+        vec![
+            ("cell[r".into(), "1 index given".into()),
+            ("cell".into(), "declared with 2 indices here".into())
+        ]
+    );
+}
+
+#[test]
+fn colors_only_on_colored_item_families() {
+    let src = "colored item sq[x] for x in 0..2\nsecondary item s[x] for x in 0..2\n\
+               option o[x] for x in 0..2 covers sq[x] = 1, s[x] = 2\n";
+    let b = B::new(src);
+    let fam = |b: &B, class, n: &str| {
+        b.item(
+            class,
+            b.id(n),
+            vec![b.name("x")],
+            vec![b.for_(b.pat("x"), b.range(b.int(0), b.int(2)))],
+        )
+    };
+    let m = b.model(vec![
+        fam(&b, ItemClass::Colored, "sq"),
+        fam(&b, ItemClass::Secondary, "s"),
+        b.option(
+            b.id("o"),
+            vec![b.name("x")],
+            vec![b.for_(b.pat("x"), b.range(b.int(0), b.int(2)))],
+            vec![
+                b.cover(b.id("sq"), vec![b.name("x")], Some(b.int(1)), vec![]),
+                b.cover(b.id("s"), vec![b.name("x")], Some(b.int(2)), vec![]),
+            ],
+        ),
+    ]);
+    let d = only_error(check(&m, &b.file()));
+    assert_eq!(
+        message(&d),
+        "`s` is a secondary item family, so it cannot take a color"
+    );
+    assert_eq!(
+        labels(src, &d),
+        vec![
+            ("2".into(), "color given here".into()),
+            ("s".into(), "declared as a secondary item here".into())
+        ]
+    );
+    assert!(help(&d).starts_with("declare it `colored item s[...]`"));
+}
+
+#[test]
+fn cycles_are_named_in_order_with_a_label_per_reference() {
+    let src = "let a = b + 1\nlet b = c * 2\nlet c = a\nparam p = p\nlet ok = a\n";
+    let b = B::new(src);
+    let m = b.model(vec![
+        b.let_decl(b.id("a"), b.bin(b.name("b"), Op::Add, b.int(1))),
+        b.let_decl(b.id("b"), b.bin(b.name("c"), Op::Mul, b.int(2))),
+        b.let_decl(b.id("c"), b.name("a")),
+        b.param(b.id("p"), None, Some(b.name("p"))),
+        b.let_decl(b.id("ok"), b.name("a")),
+    ]);
+    let d = check(&m, &b.file()).unwrap_err();
+    let msgs: Vec<String> = d.iter().map(|d| d.to_string()).collect();
+    assert_eq!(
+        msgs,
+        vec![
+            "`a` depends on itself: a -> b -> c -> a",
+            "`p` depends on itself: p -> p"
+        ]
+    );
+    assert_eq!(
+        labels(src, &d),
+        vec![
+            ("b".into(), "`a` uses `b` here".into()),
+            ("c".into(), "`b` uses `c` here".into()),
+            ("a".into(), "`c` uses `a` here".into()),
+        ]
+    );
+}
+
+#[test]
+fn cycles_through_functions_and_families_that_use_lets() {
+    // `k` reads itself through `f`: a cycle. The item family reads `k` freely.
+    let src = "let k = f(1)\nfn f(x) = x + k\nitem i[x] for x in 0..k\n";
+    let b = B::new(src);
+    let m = b.model(vec![
+        b.let_decl(b.id("k"), b.call(b.id("f"), vec![b.int(1)])),
+        b.fn_decl(
+            b.id("f"),
+            vec![b.id("x")],
+            b.bin(b.name("x"), Op::Add, b.name("k")),
+        ),
+        b.item(
+            ItemClass::Primary,
+            b.id("i"),
+            vec![b.name("x")],
+            vec![b.for_(b.pat("x"), b.range(b.int(0), b.name("k")))],
+        ),
+    ]);
+    let d = only_error(check(&m, &b.file()));
+    assert_eq!(message(&d), "`k` depends on itself: k -> f -> k");
+    assert_eq!(labels(src, &d)[0].1, "`k` calls `f` here");
+}
+
+#[test]
+fn recursion_is_reported_direct_and_mutual() {
+    let src = "fn f(n) = f(n - 1)\nfn g(n) = h(n)\nfn h(n) = g(n)\n";
+    let b = B::new(src);
+    let m = b.model(vec![
+        b.fn_decl(
+            b.id("f"),
+            vec![b.id("n")],
+            b.call(b.id("f"), vec![b.bin(b.name("n"), Op::Sub, b.int(1))]),
+        ),
+        b.fn_decl(
+            b.id("g"),
+            vec![b.id("n")],
+            b.call(b.id("h"), vec![b.name("n")]),
+        ),
+        b.fn_decl(
+            b.id("h"),
+            vec![b.id("n")],
+            b.call(b.id("g"), vec![b.name("n")]),
+        ),
+    ]);
+    let d = check(&m, &b.file()).unwrap_err();
+    let msgs: Vec<String> = d.iter().map(|d| d.to_string()).collect();
+    assert_eq!(
+        msgs,
+        vec![
+            "function `f` calls itself",
+            "functions call each other in a cycle: g -> h -> g"
+        ]
+    );
+    assert_eq!(codes(&Err(d)), vec!["dlx::E0112", "dlx::E0112"]);
+}
+
+#[test]
+fn at_most_one_objective() {
+    let src = "minimize count\nmaximize cost\n";
+    let b = B::new(src);
+    let m = b.model(vec![
+        b.objective("minimize", ObjectiveKind::MinimizeCount),
+        b.objective("maximize", ObjectiveKind::MaximizeCost),
+    ]);
+    let d = only_error(check(&m, &b.file()));
+    assert_eq!(
+        labels(src, &d),
+        vec![
+            ("maximize".into(), "second objective".into()),
+            ("minimize".into(), "first objective here".into())
+        ]
+    );
+    let b = B::new("minimize count\n");
+    let m = b.model(vec![b.objective("minimize", ObjectiveKind::MinimizeCount)]);
+    assert_eq!(check(&m, &b.file()).unwrap().objective, Some(0));
+}
+
+#[test]
+fn parameter_types_are_known_names_with_fitting_arguments() {
+    let src =
+        "param a: itn\nparam b: grid[3]\nparam c: int[2]\nparam d: grid[3, 3]\nparam e: foo\n";
+    let b = B::new(src);
+    let m = b.model(vec![
+        b.param(b.id("a"), Some(b.ty(b.id("itn"), vec![])), None),
+        b.param(b.id("b"), Some(b.ty(b.id("grid"), vec![b.int(3)])), None),
+        b.param(b.id("c"), Some(b.ty(b.id("int"), vec![b.int(2)])), None),
+        b.param(
+            b.id("d"),
+            Some(b.ty(b.id("grid"), vec![b.int(3), b.int(3)])),
+            None,
+        ),
+        b.param(b.id("e"), Some(b.ty(b.id("foo"), vec![])), None),
+    ]);
+    let d = check(&m, &b.file()).unwrap_err();
+    let got: Vec<(String, String)> = d
+        .iter()
+        .map(|d| (d.to_string(), d.help().unwrap().to_string()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("unknown type `itn`".into(), "did you mean `int`?".into()),
+            (
+                "wrong number of arguments to type `grid`: expected 0 or 2, found 1".into(),
+                "write `grid` for any shape, or `grid[rows, cols]` for a fixed one".into()
+            ),
+            (
+                "wrong number of arguments to type `int`: expected 0, found 1".into(),
+                "write `int` without brackets".into()
+            ),
+            (
+                "unknown type `foo`".into(),
+                "the types are int, bool, str, list, set, map, grid, ints".into()
+            ),
+        ]
+    );
+    assert_eq!(
+        codes(&Err(d)),
+        vec!["dlx::E0201", "dlx::E0202", "dlx::E0202", "dlx::E0201"]
+    );
+}
+
+#[test]
+fn every_error_is_collected_and_sorted_by_position() {
+    // The cycle is found last by the checker but its first reference comes first.
+    let src = "let a = a\nlet b = undefined1\nlet b = 2\nlet c = nope(1)\n";
+    let b = B::new(src);
+    let m = b.model(vec![
+        b.let_decl(b.id("a"), b.name("a")),
+        b.let_decl(b.id("b"), b.name("undefined1")),
+        b.let_decl(b.id("b"), b.int(2)),
+        b.let_decl(b.id("c"), b.call(b.id("nope"), vec![b.int(1)])),
+    ]);
+    let r = check(&m, &b.file());
+    assert_eq!(
+        codes(&r),
+        vec!["dlx::E0111", "dlx::E0101", "dlx::E0102", "dlx::E0103"]
+    );
+}
+
+#[test]
+fn value_order_puts_dependencies_first_even_through_fns() {
+    let src = "let a = f(1)\nfn f(x) = x + b\nlet b = c\nparam c = 1\n";
+    let b = B::new(src);
+    let m = b.model(vec![
+        b.let_decl(b.id("a"), b.call(b.id("f"), vec![b.int(1)])),
+        b.fn_decl(
+            b.id("f"),
+            vec![b.id("x")],
+            b.bin(b.name("x"), Op::Add, b.name("b")),
+        ),
+        b.let_decl(b.id("b"), b.name("c")),
+        b.param(b.id("c"), None, Some(b.int(1))),
+    ]);
+    let c = check(&m, &b.file()).unwrap();
+    assert_eq!(c.value_order, vec![3, 2, 0]);
+    assert!(c.depends_on(0, &[3]));
+    assert!(!c.depends_on(3, &[0]));
+}
+
+/// Rendered text, as the CLI and the golden files will show it.
+#[test]
+fn renders_undefined_name_for_people() {
+    let src = "param alphabet = \"12\"\nlet k = len(alphabte)\n";
+    let b = B::new(src);
+    let m = b.model(vec![
+        b.param(b.id("alphabet"), None, Some(b.str("12"))),
+        b.let_decl(b.id("k"), b.call(b.id("len"), vec![b.name("alphabte")])),
+    ]);
+    let d = check(&m, &b.file()).unwrap_err();
+    let out = render(d.iter().next().unwrap(), RenderStyle::GOLDEN);
+    assert!(out.contains("dlx::E0101"), "{out}");
+    assert!(out.contains("undefined name `alphabte`"), "{out}");
+    assert!(out.contains("[test.dlx:2:13]"), "{out}");
+    assert!(out.contains("2 │ let k = len(alphabte)"), "{out}");
+    assert!(out.contains("╰── not defined"), "{out}");
+    assert!(out.contains("help: did you mean `alphabet`?"), "{out}");
+}
+
+#[test]
+fn renders_argument_count_with_the_definition() {
+    let src = "fn box_of(r, c) = r\nlet a = box_of(1, 2, 3)\n";
+    let b = B::new(src);
+    let m = b.model(vec![
+        b.fn_decl(b.id("box_of"), vec![b.id("r"), b.id("c")], b.name("r")),
+        b.let_decl(
+            b.id("a"),
+            b.call(b.id("box_of"), vec![b.int(1), b.int(2), b.int(3)]),
+        ),
+    ]);
+    let d = check(&m, &b.file()).unwrap_err();
+    let out = render(d.iter().next().unwrap(), RenderStyle::GOLDEN);
+    assert!(
+        out.contains("wrong number of arguments to `box_of`: expected 2, found 3"),
+        "{out}"
+    );
+    assert!(out.contains("1 │ fn box_of(r, c) = r"), "{out}");
+    assert!(
+        out.contains("`box_of` defined here with 2 parameters"),
+        "{out}"
+    );
+    assert!(out.contains("3 arguments given"), "{out}");
+    assert!(out.contains("help: call it as `box_of(r, c)`"), "{out}");
+}
+
+#[test]
+fn every_code_has_an_explanation() {
+    for code in Code::ALL {
+        let text =
+            crate::diag::explain(code.as_str()).unwrap_or_else(|| panic!("docs/errors/{code}.md"));
+        assert!(text.starts_with(&format!("# {code}: ")), "{code}");
+    }
+}
+
+#[test]
+fn comprehension_bindings_end_with_the_comprehension() {
+    let src = "let s = [x for x in 0..2 where x > 0]\nlet t = x\n";
+    let b = B::new(src);
+    let m = b.model(vec![
+        b.let_decl(
+            b.id("s"),
+            b.list_comp(
+                b.name("x"),
+                vec![
+                    b.for_(b.pat("x"), b.range(b.int(0), b.int(2))),
+                    b.where_(b.bin(b.name("x"), Op::Gt, b.int(0))),
+                ],
+            ),
+        ),
+        b.let_decl(b.id("t"), b.name("x")),
+    ]);
+    let d = only_error(check(&m, &b.file()));
+    assert_eq!(message(&d), "undefined name `x`");
+    assert_eq!(
+        d.iter()
+            .next()
+            .unwrap()
+            .labels()
+            .unwrap()
+            .next()
+            .unwrap()
+            .offset(),
+        46
+    );
 }

@@ -46,6 +46,8 @@ pub enum Code {
     UnknownType,
     /// E0202: a type has the wrong number of arguments.
     TypeArgumentCount,
+    /// W0101 (warning): a local binding is never read.
+    UnusedBinding,
 }
 
 impl Code {
@@ -67,11 +69,17 @@ impl Code {
             Code::DuplicateObjective => "E0113",
             Code::UnknownType => "E0201",
             Code::TypeArgumentCount => "E0202",
+            Code::UnusedBinding => "W0101",
         }
     }
 
+    /// Whether the code is a warning rather than an error.
+    pub fn is_warning(self) -> bool {
+        self.as_str().starts_with('W')
+    }
+
     /// Every code, for the test that each has an explanation.
-    pub const ALL: [Code; 15] = [
+    pub const ALL: [Code; 16] = [
         Code::UndefinedName,
         Code::DuplicateDefinition,
         Code::UnknownFunction,
@@ -87,6 +95,7 @@ impl Code {
         Code::DuplicateObjective,
         Code::UnknownType,
         Code::TypeArgumentCount,
+        Code::UnusedBinding,
     ];
 }
 
@@ -159,6 +168,14 @@ impl CheckError {
 impl Diagnostic for CheckError {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         Some(Box::new(format!("dlx::{}", self.code)))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(if self.code.is_warning() {
+            miette::Severity::Warning
+        } else {
+            miette::Severity::Error
+        })
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {

@@ -96,7 +96,7 @@ pub struct Checked {
     pub value_order: Vec<usize>,
     /// The objective declaration, if there is one.
     pub objective: Option<usize>,
-    /// Warnings: not errors, but worth showing.
+    /// Warnings (unused bindings), in source order: not errors, but worth showing.
     pub warnings: Diagnostics,
 }
 
@@ -135,7 +135,7 @@ impl Checked {
 /// lowering needs.
 pub fn check(model: &ast::Model, src: &SourceFile) -> Result<Checked, Diagnostics> {
     let kinds: Vec<DeclKind> = model.decls.iter().map(DeclKind::of).collect();
-    let mut errors = Vec::new();
+    let mut errors: Vec<CheckError> = Vec::new();
     let names = resolve::collect_names(&model.decls, &mut errors);
     let (objective, more) = objectives(&model.decls);
     errors.extend(more);
@@ -144,19 +144,14 @@ pub fn check(model: &ast::Model, src: &SourceFile) -> Result<Checked, Diagnostic
     for i in 0..model.decls.len() {
         resolver.decl(i);
     }
-    let (ref_spans, resolve_errors) = resolver.finish();
+    let (ref_spans, resolve_errors, warnings) = resolver.finish();
     errors.extend(resolve_errors);
     errors.extend(cycles::find_cycles(&model.decls, &kinds, &ref_spans));
 
     if !errors.is_empty() {
-        // Sorting by position reads like the file; the sort is stable, so errors at
-        // the same place keep the order they were found in.
-        errors.sort_by_key(|e| (e.primary.0.start, e.primary.0.end));
-        let mut diags = Diagnostics::new();
-        for e in errors {
-            diags.push(e.with_source(src));
-        }
-        return Err(diags);
+        // Warnings are left out while there are errors: a misspelled use already
+        // reports the binding it missed, and a second message about it is noise.
+        return Err(sorted(errors, src));
     }
 
     let refs: Vec<Vec<usize>> = ref_spans
@@ -175,8 +170,19 @@ pub fn check(model: &ast::Model, src: &SourceFile) -> Result<Checked, Diagnostic
         refs,
         value_order,
         objective,
-        warnings: Diagnostics::new(),
+        warnings: sorted(warnings, src),
     })
+}
+
+/// Diagnostics in source order. Sorting reads like the file; the sort is stable, so
+/// diagnostics at the same place keep the order they were found in.
+fn sorted(mut list: Vec<CheckError>, src: &SourceFile) -> Diagnostics {
+    list.sort_by_key(|e| (e.primary.0.start, e.primary.0.end));
+    let mut diags = Diagnostics::new();
+    for e in list {
+        diags.push(e.with_source(src));
+    }
+    diags
 }
 
 /// The first objective, and an error for each one after it.

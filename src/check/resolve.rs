@@ -66,13 +66,20 @@ pub(super) fn describe(d: &Decl) -> &'static str {
 pub(super) struct Resolver<'a> {
     decls: &'a [Decl],
     names: &'a HashMap<String, usize>,
-    /// Local bindings, innermost last; scopes end by truncating to a mark.
-    locals: Vec<&'a Ident>,
+    /// Local bindings, innermost last; scopes end by [`Resolver::end_scope`].
+    locals: Vec<Local<'a>>,
     /// The declaration being walked.
     current: usize,
     /// Per declaration, every reference to a top-level declaration, in walk order.
     refs: Vec<Vec<(usize, Span)>>,
     errors: Vec<CheckError>,
+    warnings: Vec<CheckError>,
+}
+
+/// A local binding and whether anything read it.
+struct Local<'a> {
+    ident: &'a Ident,
+    used: bool,
 }
 
 impl<'a> Resolver<'a> {
@@ -84,12 +91,46 @@ impl<'a> Resolver<'a> {
             current: 0,
             refs: vec![Vec::new(); decls.len()],
             errors: Vec::new(),
+            warnings: Vec::new(),
         }
     }
 
-    /// The references of each declaration, with spans, and the errors found.
-    pub(super) fn finish(self) -> (Vec<Vec<(usize, Span)>>, Vec<CheckError>) {
-        (self.refs, self.errors)
+    /// The references of each declaration, with spans, the errors and the warnings.
+    pub(super) fn finish(self) -> (Vec<Vec<(usize, Span)>>, Vec<CheckError>, Vec<CheckError>) {
+        (self.refs, self.errors, self.warnings)
+    }
+
+    /// Ends the bindings made since `mark`, warning about those nothing read: an
+    /// unused loop variable is usually a typo or a missing index.
+    fn end_scope(&mut self, mark: usize) {
+        for l in self.locals.drain(mark..) {
+            if l.used || l.ident.name.starts_with('_') {
+                continue;
+            }
+            self.warnings.push(
+                CheckError::new(
+                    Code::UnusedBinding,
+                    format!("unused binding `{}`", l.ident.name),
+                    l.ident.span,
+                    "bound here, never read",
+                )
+                .with_help(format!(
+                    "write `_` (or `_{}`) instead if the value is not needed",
+                    l.ident.name
+                )),
+            );
+        }
+    }
+
+    /// Whether `name` is a local binding; marks the innermost one read.
+    fn use_local(&mut self, name: &str) -> bool {
+        match self.locals.iter_mut().rev().find(|l| l.ident.name == name) {
+            Some(l) => {
+                l.used = true;
+                true
+            }
+            None => false,
+        }
     }
 
     pub(super) fn error(&mut self, e: CheckError) {
@@ -99,7 +140,6 @@ impl<'a> Resolver<'a> {
     /// Resolves everything in declaration `i`.
     pub(super) fn decl(&mut self, i: usize) {
         self.current = i;
-        self.locals.clear();
         let decls = self.decls;
         match &decls[i] {
             Decl::Param(p) => {
@@ -149,6 +189,7 @@ impl<'a> Resolver<'a> {
             }
             Decl::Objective(_) => {}
         }
+        self.end_scope(0);
     }
 
     fn cover(&mut self, c: &'a CoverEntry) {
@@ -184,7 +225,7 @@ impl<'a> Resolver<'a> {
                 }
             }
         }
-        self.locals.truncate(mark);
+        self.end_scope(mark);
     }
 
     fn paint(&mut self, p: &'a Paint) {
@@ -192,7 +233,7 @@ impl<'a> Resolver<'a> {
         self.clauses(&p.clauses);
         self.expr(&p.cell);
         self.expr(&p.value);
-        self.locals.truncate(mark);
+        self.end_scope(mark);
     }
 
     /// Checks that `name` is a family of the wanted kind taking `given` indices; the
@@ -325,7 +366,8 @@ impl<'a> Resolver<'a> {
             if n.name == "_" {
                 continue;
             }
-            if let Some(first) = self.locals[mark..].iter().find(|l| l.name == n.name) {
+            if let Some(first) = self.locals[mark..].iter().find(|l| l.ident.name == n.name) {
+                let first = first.ident;
                 let e = CheckError::new(
                     Code::DuplicateDefinition,
                     format!("duplicate {what} `{}`", n.name),
@@ -337,7 +379,10 @@ impl<'a> Resolver<'a> {
                 self.error(e);
                 continue;
             }
-            self.locals.push(n);
+            self.locals.push(Local {
+                ident: n,
+                used: false,
+            });
         }
     }
 
@@ -362,7 +407,7 @@ impl<'a> Resolver<'a> {
                 let mark = self.locals.len();
                 self.clauses(clauses);
                 self.expr(elem);
-                self.locals.truncate(mark);
+                self.end_scope(mark);
             }
             ExprKind::MapComp {
                 key,
@@ -373,7 +418,7 @@ impl<'a> Resolver<'a> {
                 self.clauses(clauses);
                 self.expr(key);
                 self.expr(value);
-                self.locals.truncate(mark);
+                self.end_scope(mark);
             }
             ExprKind::Unary { expr, .. } => self.expr(expr),
             ExprKind::Binary { lhs, rhs, .. } => {
@@ -404,13 +449,9 @@ impl<'a> Resolver<'a> {
         }
     }
 
-    fn is_local(&self, name: &str) -> bool {
-        self.locals.iter().rev().any(|l| l.name == name)
-    }
-
     /// A name used as a value.
     fn name(&mut self, id: &Ident) {
-        if self.is_local(&id.name) {
+        if self.use_local(&id.name) {
             return;
         }
         let decls = self.decls;
@@ -457,7 +498,7 @@ impl<'a> Resolver<'a> {
             self.error(e);
             return;
         }
-        let mut candidates: Vec<&str> = self.locals.iter().map(|l| l.name.as_str()).collect();
+        let mut candidates: Vec<&str> = self.locals.iter().map(|l| l.ident.name.as_str()).collect();
         candidates.extend(
             decls
                 .iter()
@@ -540,9 +581,10 @@ impl<'a> Resolver<'a> {
             }
             return;
         }
-        if self.is_local(&func.name) || found.is_some() {
+        let local = self.use_local(&func.name);
+        if local || found.is_some() {
             let what = match found {
-                Some(d) if !self.is_local(&func.name) => describe(&decls[d]),
+                Some(d) if !local => describe(&decls[d]),
                 _ => "a local binding",
             };
             let mut e = CheckError::new(

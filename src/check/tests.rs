@@ -887,3 +887,45 @@ fn comprehension_bindings_end_with_the_comprehension() {
         46
     );
 }
+
+#[test]
+fn unused_bindings_are_warnings_and_underscore_silences_them() {
+    let src =
+        "let s = {r for (r, c) in P}\nlet t = {r for (r, _) in P}\nlet P = {}\nfn f(x, _y) = 1\n";
+    let b = B::new(src);
+    let m = b.model(vec![
+        b.let_decl(
+            b.id("s"),
+            b.set_comp(b.name("r"), vec![b.for_(b.pats(&["r", "c"]), b.name("P"))]),
+        ),
+        b.let_decl(
+            b.id("t"),
+            b.set_comp(
+                b.name("r"),
+                vec![b.for_(
+                    ast::Pattern::Tuple(
+                        vec![b.pat("r"), ast::Pattern::Wildcard(b.tok("_"))],
+                        Default::default(),
+                    ),
+                    b.name("P"),
+                )],
+            ),
+        ),
+        b.let_decl(b.id("P"), b.tuple(vec![])),
+        b.fn_decl(b.id("f"), vec![b.id("x"), b.id("_y")], b.int(1)),
+    ]);
+    let c = check(&m, &b.file()).unwrap();
+    let w: Vec<String> = c.warnings.iter().map(|d| d.to_string()).collect();
+    assert_eq!(w, vec!["unused binding `c`", "unused binding `x`"]);
+    assert!(!c.warnings.has_errors());
+    assert_eq!(
+        c.warnings
+            .iter()
+            .next()
+            .unwrap()
+            .code()
+            .unwrap()
+            .to_string(),
+        "dlx::W0101"
+    );
+}

@@ -62,6 +62,10 @@ pub(super) fn describe(d: &Decl) -> &'static str {
     }
 }
 
+/// Per declaration, every reference it makes to a top-level declaration, with the span
+/// of the name, in the order walked.
+pub(super) type RefSpans = Vec<Vec<(usize, Span)>>;
+
 /// Walks declarations, resolving every name against locals and the top level.
 pub(super) struct Resolver<'a> {
     decls: &'a [Decl],
@@ -71,7 +75,7 @@ pub(super) struct Resolver<'a> {
     /// The declaration being walked.
     current: usize,
     /// Per declaration, every reference to a top-level declaration, in walk order.
-    refs: Vec<Vec<(usize, Span)>>,
+    refs: RefSpans,
     errors: Vec<CheckError>,
     warnings: Vec<CheckError>,
 }
@@ -96,7 +100,7 @@ impl<'a> Resolver<'a> {
     }
 
     /// The references of each declaration, with spans, the errors and the warnings.
-    pub(super) fn finish(self) -> (Vec<Vec<(usize, Span)>>, Vec<CheckError>, Vec<CheckError>) {
+    pub(super) fn finish(self) -> (RefSpans, Vec<CheckError>, Vec<CheckError>) {
         (self.refs, self.errors, self.warnings)
     }
 

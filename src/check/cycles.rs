@@ -89,14 +89,14 @@ fn cycle_error(
             Code::Recursion,
             format!("function `{first}` calls itself"),
             "functions cannot be recursive, so every call finishes; compute over a range \
-             instead, such as `sum(f(i) for i in 0..n)`",
+             instead, such as `sum(i for i in 0..=n)`",
         )
     } else if all_fns {
         (
             Code::Recursion,
             format!("functions call each other in a cycle: {chain}"),
             "functions cannot be recursive, so every call finishes; compute over a range \
-             instead, such as `sum(f(i) for i in 0..n)`",
+             instead, such as `sum(i for i in 0..=n)`",
         )
     } else {
         (

@@ -140,7 +140,7 @@ pub fn check(model: &ast::Model, src: &SourceFile) -> Result<Checked, Diagnostic
     let (objective, more) = objectives(&model.decls);
     errors.extend(more);
 
-    let mut resolver = resolve::Resolver::new(&model.decls, &names);
+    let mut resolver = resolve::Resolver::new(src.text(), &model.decls, &names);
     for i in 0..model.decls.len() {
         resolver.decl(i);
     }

@@ -68,6 +68,8 @@ pub(super) type RefSpans = Vec<Vec<(usize, Span)>>;
 
 /// Walks declarations, resolving every name against locals and the top level.
 pub(super) struct Resolver<'a> {
+    /// The model's text, to find the closing bracket of a family reference.
+    text: &'a str,
     decls: &'a [Decl],
     names: &'a HashMap<String, usize>,
     /// Local bindings, innermost last; scopes end by [`Resolver::end_scope`].
@@ -87,8 +89,13 @@ struct Local<'a> {
 }
 
 impl<'a> Resolver<'a> {
-    pub(super) fn new(decls: &'a [Decl], names: &'a HashMap<String, usize>) -> Resolver<'a> {
+    pub(super) fn new(
+        text: &'a str,
+        decls: &'a [Decl],
+        names: &'a HashMap<String, usize>,
+    ) -> Resolver<'a> {
         Resolver {
+            text,
             decls,
             names,
             locals: Vec::new(),
@@ -189,7 +196,7 @@ impl<'a> Resolver<'a> {
             Decl::Force(f) => {
                 self.clauses(&f.clauses);
                 self.exprs(&f.index);
-                self.family(&f.family, f.index.len(), f.span, Family::Option);
+                self.family(&f.family, &f.index, Family::Option);
             }
             Decl::Objective(_) => {}
         }
@@ -203,7 +210,7 @@ impl<'a> Resolver<'a> {
         if let Some(color) = &c.color {
             self.expr(color);
         }
-        if let Some(d) = self.family(&c.family, c.index.len(), c.span, Family::Item) {
+        if let Some(d) = self.family(&c.family, &c.index, Family::Item) {
             if let (Decl::Item(item), Some(color)) = (&self.decls[d], &c.color) {
                 if item.class != ItemClass::Colored {
                     let class = match item.class {
@@ -240,11 +247,12 @@ impl<'a> Resolver<'a> {
         self.end_scope(mark);
     }
 
-    /// Checks that `name` is a family of the wanted kind taking `given` indices; the
-    /// family's declaration if it is one.
-    fn family(&mut self, name: &Ident, given: usize, span: Span, want: Family) -> Option<usize> {
+    /// Checks that `name` is a family of the wanted kind taking as many indices as
+    /// `index` has; the family's declaration if it is one.
+    fn family(&mut self, name: &Ident, index: &[Expr], want: Family) -> Option<usize> {
+        let given = index.len();
         let (kind, verb) = match want {
-            Family::Item => ("item family", "cover"),
+            Family::Item => ("item family", "covers"),
             Family::Option => ("option family", "force"),
         };
         let found = self.names.get(&name.name).copied();
@@ -303,6 +311,7 @@ impl<'a> Resolver<'a> {
             _ => unreachable!("filtered to families above"),
         };
         if decl_index.len() != given {
+            let span = self.reference_span(name, index);
             let e = CheckError::new(
                 Code::IndexCount,
                 format!(
@@ -324,6 +333,22 @@ impl<'a> Resolver<'a> {
             self.error(e);
         }
         Some(d)
+    }
+
+    /// The span of `name[index...]` up to its closing bracket: the index expressions'
+    /// spans stop before it.
+    fn reference_span(&self, name: &Ident, index: &[Expr]) -> Span {
+        let Some(last) = index.last() else {
+            return name.span;
+        };
+        let end = last.span.end as usize;
+        let rest = self.text.get(end..).unwrap_or("");
+        let trimmed = rest.trim_start();
+        let close = match trimmed.starts_with(']') {
+            true => end + (rest.len() - trimmed.len()) + 1,
+            false => end,
+        };
+        name.span.to(Span::new(end, close))
     }
 
     /// A family as declared, `cell[r, c]`, for help lines.

@@ -110,6 +110,54 @@ impl B {
         B::e(ExprKind::Call { func, args }, span)
     }
 
+    pub fn range_incl(&self, lo: Expr, hi: Expr) -> Expr {
+        let span = lo.span.to(hi.span);
+        let kind = ExprKind::Range {
+            lo: Box::new(lo),
+            hi: Box::new(hi),
+            inclusive: true,
+        };
+        B::e(kind, span)
+    }
+
+    pub fn set(&self, es: Vec<Expr>) -> Expr {
+        let span = es
+            .first()
+            .map(|e| e.span)
+            .unwrap_or_default()
+            .to(es.last().map(|e| e.span).unwrap_or_default());
+        B::e(ExprKind::Set(es), span)
+    }
+
+    pub fn paint(&self, cell: Expr, value: Expr, clauses: Vec<Clause>) -> Paint {
+        let span = cell.span.to(clauses.last().map_or(value.span, clause_span));
+        Paint {
+            cell,
+            value,
+            clauses,
+            span,
+        }
+    }
+
+    /// Adds a multiplicity to an item family, a cost and paints to an option family.
+    pub fn with(
+        &self,
+        mut d: Decl,
+        bounds: Option<BoundsExpr>,
+        cost: Option<Expr>,
+        paints: Vec<Paint>,
+    ) -> Decl {
+        match &mut d {
+            Decl::Item(i) => i.bounds = bounds,
+            Decl::Option(o) => {
+                o.cost = cost;
+                o.paints = paints;
+            }
+            _ => {}
+        }
+        d
+    }
+
     pub fn tuple(&self, es: Vec<Expr>) -> Expr {
         let span = es
             .first()

@@ -175,3 +175,143 @@ fn sudoku_checks_and_reports_its_structure() {
     assert!(c.objective.is_none());
     assert!(c.warnings.is_empty());
 }
+
+const MATCHSTICKS: &str = "param n = 3
+param missing = {}
+let W = 2 * n + 1
+fn h(r, c) = r * W + c + 1
+fn v(r, c) = r * W + n + c + 1
+fn sticks(s, r, c) = union({h(r, c+i), h(r+s, c+i), v(r+i, c), v(r+i, c+s)} for i in 0..s)
+let squares = [(s, r, c) for s in 1..=n, r in 0..=n-s, c in 0..=n-s
+               where disjoint(sticks(s, r, c), missing)]
+item square[s, r, c] for (s, r, c) in squares : 1..
+option take[m] for m in 1..=2*n*(n+1) where m not in missing
+    covers square[s, r, c] for (s, r, c) in squares where m in sticks(s, r, c)
+minimize count
+";
+
+fn matchsticks(b: &B) -> ast::Model {
+    let add = |l, r| b.bin(l, Op::Add, r);
+    let name = |n| b.name(n);
+    let stick_fn = |f: &str, with_n: bool| {
+        let id = b.id(f);
+        let params = vec![b.id("r"), b.id("c")];
+        let mut body = b.bin(name("r"), Op::Mul, name("W"));
+        if with_n {
+            body = add(body, name("n"));
+        }
+        let body = add(add(body, name("c")), b.int(1));
+        b.fn_decl(id, params, body)
+    };
+    let mut decls = vec![b.param(b.id("n"), None, Some(b.int(3)))];
+    decls.push(b.param(b.id("missing"), None, Some(b.set(vec![]))));
+    decls.push(b.let_decl(
+        b.id("W"),
+        add(b.bin(b.int(2), Op::Mul, name("n")), b.int(1)),
+    ));
+    decls.push(stick_fn("h", false));
+    decls.push(stick_fn("v", true));
+    let id = b.id("sticks");
+    let params = vec![b.id("s"), b.id("r"), b.id("c")];
+    let union = b.id("union");
+    let set = b.set(vec![
+        {
+            let f = b.id("h");
+            let (x, y) = (name("r"), add(name("c"), name("i")));
+            b.call(f, vec![x, y])
+        },
+        {
+            let f = b.id("h");
+            let x = add(name("r"), name("s"));
+            let y = add(name("c"), name("i"));
+            b.call(f, vec![x, y])
+        },
+        {
+            let f = b.id("v");
+            let x = add(name("r"), name("i"));
+            b.call(f, vec![x, name("c")])
+        },
+        {
+            let f = b.id("v");
+            let x = add(name("r"), name("i"));
+            let y = add(name("c"), name("s"));
+            b.call(f, vec![x, y])
+        },
+    ]);
+    let comp = b.list_comp(set, vec![b.for_(b.pat("i"), b.range(b.int(0), name("s")))]);
+    decls.push(b.fn_decl(id, params, b.call(union, vec![comp])));
+    let id = b.id("squares");
+    let elem = b.tuple(vec![name("s"), name("r"), name("c")]);
+    let upto = |b: &B| b.range_incl(b.int(0), b.bin(b.name("n"), Op::Sub, b.name("s")));
+    let clauses = vec![
+        b.for_(b.pat("s"), b.range_incl(b.int(1), name("n"))),
+        b.for_(b.pat("r"), upto(b)),
+        b.for_(b.pat("c"), upto(b)),
+        b.where_({
+            let d = b.id("disjoint");
+            let st = b.id("sticks");
+            let inner = b.call(st, vec![name("s"), name("r"), name("c")]);
+            let x = name("missing");
+            b.call(d, vec![inner, x])
+        }),
+    ];
+    decls.push(b.let_decl(id, b.list_comp(elem, clauses)));
+    let item = b.item(
+        ItemClass::Primary,
+        b.id("square"),
+        vec![name("s"), name("r"), name("c")],
+        vec![b.for_(b.pats(&["s", "r", "c"]), name("squares"))],
+    );
+    let bounds = ast::BoundsExpr::Range {
+        lo: b.int(1),
+        hi: None,
+    };
+    decls.push(b.with(item, Some(bounds), None, vec![]));
+    let id = b.id("take");
+    let index = vec![name("m")];
+    let m = b.pat("m");
+    let lo = b.int(1);
+    let hi = b.bin(
+        b.bin(b.int(2), Op::Mul, name("n")),
+        Op::Mul,
+        add(name("n"), b.int(1)),
+    );
+    let clauses = vec![
+        b.for_(m, b.range_incl(lo, hi)),
+        b.where_(b.bin(name("m"), Op::NotIn, name("missing"))),
+    ];
+    let fam = b.id("square");
+    let idx = vec![name("s"), name("r"), name("c")];
+    let cl = vec![
+        b.for_(b.pats(&["s", "r", "c"]), name("squares")),
+        b.where_(b.bin(name("m"), Op::In, {
+            let st = b.id("sticks");
+            b.call(st, vec![name("s"), name("r"), name("c")])
+        })),
+    ];
+    let cover = b.cover(fam, idx, None, cl);
+    decls.push(b.option(id, index, clauses, vec![cover]));
+    decls.push(b.objective("minimize", ObjectiveKind::MinimizeCount));
+    b.model(decls)
+}
+
+#[test]
+fn matchsticks_checks_clean_and_stages_on_its_params() {
+    let b = B::new(MATCHSTICKS);
+    let m = matchsticks(&b);
+    let c = check(&m, &b.file()).expect("no errors");
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+    let at = |n: &str| c.lookup(n).unwrap();
+    assert_eq!(
+        c.value_order,
+        vec![at("n"), at("missing"), at("W"), at("squares")]
+    );
+    assert_eq!(c.refs[at("sticks")], vec![at("h"), at("v")]);
+    assert_eq!(c.objective, Some(m.decls.len() - 1));
+    // `missing` changes which squares exist and which sticks can be taken.
+    assert!(c.depends_on(at("square"), &[at("missing")]));
+    assert!(c.depends_on(at("take"), &[at("missing")]));
+    // The stick numbering reads `n` through `W`, not `missing`.
+    assert!(c.depends_on(at("sticks"), &[at("n")]));
+    assert!(!c.depends_on(at("sticks"), &[at("missing")]));
+}

@@ -359,3 +359,52 @@ fn unused_bindings_are_warnings_and_underscore_silences_them() {
         "dlx::W0101"
     );
 }
+
+#[test]
+fn family_bindings_reach_cost_and_paint_but_entry_bindings_do_not() {
+    let src = "let holes = {}\nitem hole[x, y] for (x, y) in holes\n\
+               option place[p] for p in holes\n    let at = p\n    covers hole[x, y] for (x, y) in at\n    \
+               cost len(at)\n    paint (x, y) = p for (x, y) in at\n    paint (x, y) = p\n";
+    let b = B::new(src);
+    let holes = b.let_decl(b.id("holes"), b.set(vec![]));
+    let item = b.item(
+        ItemClass::Primary,
+        b.id("hole"),
+        vec![b.name("x"), b.name("y")],
+        vec![b.for_(b.pats(&["x", "y"]), b.name("holes"))],
+    );
+    let option = b.option(
+        b.id("place"),
+        vec![b.name("p")],
+        vec![
+            b.for_(b.pat("p"), b.name("holes")),
+            b.let_(b.pat("at"), b.name("p")),
+        ],
+        vec![b.cover(
+            b.id("hole"),
+            vec![b.name("x"), b.name("y")],
+            None,
+            vec![b.for_(b.pats(&["x", "y"]), b.name("at"))],
+        )],
+    );
+    let cost = b.call(b.id("len"), vec![b.name("at")]);
+    let paints = vec![
+        b.paint(
+            b.tuple(vec![b.name("x"), b.name("y")]),
+            b.name("p"),
+            vec![b.for_(b.pats(&["x", "y"]), b.name("at"))],
+        ),
+        b.paint(b.tuple(vec![b.name("x"), b.name("y")]), b.name("p"), vec![]),
+    ];
+    let option = b.with(option, None, Some(cost), paints);
+    let m = b.model(vec![holes, item, option]);
+    let d = check(&m, &b.file()).unwrap_err();
+    let msgs: Vec<String> = d.iter().map(|d| d.to_string()).collect();
+    assert_eq!(msgs, vec!["undefined name `x`", "undefined name `y`"]);
+    let offsets: Vec<usize> = d
+        .iter()
+        .map(|d| d.labels().unwrap().next().unwrap().offset())
+        .collect();
+    let last_paint = src.rfind("paint (x, y)").unwrap();
+    assert_eq!(offsets, vec![last_paint + 7, last_paint + 10]);
+}

@@ -264,7 +264,7 @@ impl<'a> Resolver<'a> {
                 .filter(|d| want.matches(d))
                 .filter_map(|d| d.name().map(|n| n.name.as_str()))
                 .collect();
-            let suggestion = did_you_mean(&name.name, candidates.iter().copied());
+            let suggestion = suggest(&name.name, candidates.iter().copied());
             let (message, label) = match found {
                 Some(other) => (
                     format!(
@@ -534,12 +534,19 @@ impl<'a> Resolver<'a> {
                 .filter(|d| matches!(d, Decl::Param(_) | Decl::Let(_)))
                 .filter_map(|d| d.name().map(|n| n.name.as_str())),
         );
-        let help = match did_you_mean(&id.name, candidates) {
+        let help = match suggest(&id.name, candidates) {
             Some(s) => format!("did you mean `{s}`?"),
-            None => format!(
-                "define it: `let {0} = ...` for a value, or `param {0}` for an input",
-                id.name
-            ),
+            None => match &decls[self.current] {
+                Decl::Fn(f) => format!(
+                    "define it: `let {0} = ...` for a value, `param {0}` for an input, or add \
+                     `{0}` to the parameters of `{1}`",
+                    id.name, f.name.name
+                ),
+                _ => format!(
+                    "define it: `let {0} = ...` for a value, or `param {0}` for an input",
+                    id.name
+                ),
+            },
         };
         let e = CheckError::new(
             Code::UndefinedName,
@@ -628,7 +635,8 @@ impl<'a> Resolver<'a> {
                      in `force fam[...]`",
                 ),
                 _ => e.with_help(format!(
-                    "to compute with `{0}`, define a function: `fn f(x) = ...`; to index it, write `{0}[i]`",
+                    "`{0}` is a value: index it with `{0}[...]`, or define a function with \
+                     `fn name(x) = ...`",
                     func.name
                 )),
             };
@@ -641,7 +649,7 @@ impl<'a> Resolver<'a> {
             .filter_map(|d| d.name().map(|n| n.name.as_str()))
             .collect();
         candidates.extend(builtins::SIGNATURES.iter().map(|s| s.0));
-        let help = match did_you_mean(&func.name, candidates) {
+        let help = match suggest(&func.name, candidates) {
             Some(s) => format!("did you mean `{s}`?"),
             None => format!("define it: `fn {}(x) = ...`", func.name),
         };
@@ -712,10 +720,23 @@ fn expr_hint(e: &Expr) -> String {
 }
 
 /// `a`, `b` and `c`, for help lines.
-fn list_names(names: &[&str]) -> String {
+pub(super) fn list_names(names: &[&str]) -> String {
     let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
     match quoted.split_last() {
         Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
         _ => quoted.join(""),
     }
+}
+
+/// [`did_you_mean`], except that a one-letter name is only matched to the same letter
+/// in the other case: `n` for `N` is a likely slip, `r` for `n` is a guess.
+pub(super) fn suggest<'c>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'c str>,
+) -> Option<&'c str> {
+    let one_letter = name.chars().count() == 1;
+    let candidates = candidates
+        .into_iter()
+        .filter(|c| !one_letter || c.eq_ignore_ascii_case(name));
+    did_you_mean(name, candidates)
 }

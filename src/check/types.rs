@@ -5,7 +5,7 @@
 //! the number of bracketed arguments fits it.
 
 use super::error::{CheckError, Code};
-use super::resolve::Resolver;
+use super::resolve::{Resolver, list_names};
 use crate::diag::suggest::did_you_mean;
 use crate::syntax::ast::TypeExpr;
 
@@ -34,7 +34,7 @@ pub(super) fn check_type<'a>(r: &mut Resolver<'a>, ty: &'a TypeExpr) {
             Some(s) => format!("did you mean `{s}`?"),
             None => {
                 let all: Vec<&str> = TYPES.iter().map(|t| t.0).collect();
-                format!("the types are {}", all.join(", "))
+                format!("the types are {}", list_names(&all))
             }
         };
         r.error(

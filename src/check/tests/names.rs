@@ -284,6 +284,10 @@ fn calling_a_value_and_using_a_function_as_a_value() {
     );
     let helps: Vec<String> = d.iter().map(|d| d.help().unwrap().to_string()).collect();
     assert_eq!(helps[1], "call it: `f(x)`");
+    assert_eq!(
+        helps[0],
+        "`N` is a value: index it with `N[...]`, or define a function with `fn name(x) = ...`"
+    );
 }
 
 #[test]
@@ -407,4 +411,26 @@ fn family_bindings_reach_cost_and_paint_but_entry_bindings_do_not() {
         .collect();
     let last_paint = src.rfind("paint (x, y)").unwrap();
     assert_eq!(offsets, vec![last_paint + 7, last_paint + 10]);
+}
+
+#[test]
+fn undefined_name_in_a_function_suggests_a_parameter() {
+    let src = "fn box_of(r) = r / n + c\n";
+    let b = B::new(src);
+    let (name, params) = (b.id("box_of"), vec![b.id("r")]);
+    let body = b.bin(
+        b.bin(b.name("r"), Op::Div, b.name("n")),
+        Op::Add,
+        b.name("c"),
+    );
+    let m = b.model(vec![b.fn_decl(name, params, body)]);
+    let d = check(&m, &b.file()).unwrap_err();
+    let helps: Vec<String> = d.iter().map(|d| d.help().unwrap().to_string()).collect();
+    // A one-letter name is not "corrected" into another one-letter name.
+    assert!(helps[0].starts_with("define it: `let n = ...`"));
+    assert_eq!(
+        helps[1],
+        "define it: `let c = ...` for a value, `param c` for an input, or add `c` to the \
+         parameters of `box_of`"
+    );
 }

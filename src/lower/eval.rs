@@ -247,7 +247,7 @@ impl<'m> Env<'m> {
                         s.chars().try_for_each(|c| step(self, Value::str(c.encode_utf8(&mut [0; 4]))))
                     }
                     other => Err(self.error(
-                        "E0204",
+                        "E0213",
                         format!("cannot iterate over {}", other.kind().described()),
                         iter.span,
                         format!("this is {other:#}"),
@@ -263,7 +263,7 @@ impl<'m> Env<'m> {
         match self.eval(e)? {
             Value::Bool(b) => Ok(b),
             other => Err(self.error(
-                "E0201",
+                "E0210",
                 format!("{what} must be a boolean, found {}", other.kind().described()),
                 e.span,
                 format!("this is {other:#}"),
@@ -276,7 +276,7 @@ impl<'m> Env<'m> {
         match self.eval(e)? {
             Value::Int(i) => Ok(i),
             other => Err(self.error(
-                "E0201",
+                "E0210",
                 format!("{what} must be an integer, found {}", other.kind().described()),
                 e.span,
                 format!("this is {other:#}"),
@@ -338,13 +338,13 @@ impl<'m> Env<'m> {
                         .ok_or_else(|| self.overflow(e.span)),
                     (UnaryOp::Not, Value::Bool(b)) => Ok(Value::Bool(!b)),
                     (UnaryOp::Neg, other) => Err(self.error(
-                        "E0201",
+                        "E0210",
                         format!("cannot negate {}", other.kind().described()),
                         expr.span,
                         format!("this is {other:#}"),
                     )),
                     (UnaryOp::Not, other) => Err(self.error(
-                        "E0201",
+                        "E0210",
                         format!("`not` needs a boolean, found {}", other.kind().described()),
                         expr.span,
                         format!("this is {other:#}"),
@@ -409,7 +409,7 @@ impl<'m> Env<'m> {
         match self.eval(e)? {
             Value::Int(i) => Ok(i),
             other => Err(self.error(
-                "E0202",
+                "E0211",
                 format!("a range bound must be an integer, found {}", other.kind().described()),
                 e.span,
                 format!("this is {other:#}"),
@@ -443,7 +443,7 @@ impl<'m> Env<'m> {
         match &self.globals[i] {
             Slot::Done(v) => return Ok(v.clone()),
             Slot::InProgress => {
-                return Err(self.error("E0104", "this definition depends on itself", span, "used while being defined"));
+                return Err(self.error("E0111", "this definition depends on itself", span, "used while being defined"));
             }
             Slot::Pending => {}
         }
@@ -507,14 +507,14 @@ impl<'m> Env<'m> {
         {
             if f.params.len() != args.len() {
                 return Err(self.error(
-                    "E0103",
+                    "E0104",
                     format!("`{name}` takes {} arguments, found {}", f.params.len(), args.len()),
                     span,
                     "called here",
                 ));
             }
             if self.call_depth >= MAX_CALL_DEPTH {
-                return Err(self.error("E0105", "functions call each other too deeply", span, "here"));
+                return Err(self.error("E0112", "functions call each other too deeply", span, "here"));
             }
             let vals = self.eval_all(args)?;
             let saved = std::mem::take(&mut self.locals);
@@ -528,12 +528,12 @@ impl<'m> Env<'m> {
             return r;
         }
         if builtins::signature(name).is_none() {
-            return Err(self.error("E0101", format!("undefined function `{name}`"), name_span, "not defined"));
+            return Err(self.error("E0103", format!("undefined function `{name}`"), name_span, "not defined"));
         }
         let vals = self.eval_all(args)?;
         builtins::call(name, &vals).map_err(|err| {
             let at = err.arg.and_then(|k| args.get(k)).map_or(span, |a| a.span);
-            let mut r = self.error("E0203", format!("{name}: {}", err.message), at, "this argument");
+            let mut r = self.error("E0212", format!("{name}: {}", err.message), at, "this argument");
             if let Some(h) = err.help {
                 r = r.add_help(h).into();
             }
@@ -599,13 +599,13 @@ impl<'m> Env<'m> {
                 })
             }
             (Value::List(_) | Value::Tuple(_) | Value::Str(_) | Value::Range(..), other) => Err(self.error(
-                "E0201",
+                "E0210",
                 format!("an index must be an integer or a range, found {}", other.kind().described()),
                 index_span,
                 format!("this is {other:#}"),
             )),
             (other, _) => Err(self.error(
-                "E0201",
+                "E0210",
                 format!("cannot index into {}", other.kind().described()),
                 base_span,
                 format!("this is {other:#}"),

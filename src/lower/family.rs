@@ -284,7 +284,7 @@ fn lower_options<'m>(
 
 fn paint_cell_error(env: &Env<'_>, cell: &Value, span: Span) -> EvalError {
     env.error(
-        "E0201",
+        "E0210",
         format!("a painted cell must be a (row, column) pair of integers, found {cell:#}"),
         span,
         "not a (row, column) pair",

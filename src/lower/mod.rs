@@ -112,7 +112,7 @@ fn resolve_type<'m>(env: &mut Env<'m>, ty: &'m TypeExpr) -> eval::EvalResult<Par
         "grid" => None,
         other => {
             return Err(env.error(
-                "E0205",
+                "E0201",
                 format!("unknown type `{other}`"),
                 ty.name.span,
                 "not a type",
@@ -128,13 +128,13 @@ fn resolve_type<'m>(env: &mut Env<'m>, ty: &'m TypeExpr) -> eval::EvalResult<Par
             let dim = |env: &mut Env<'m>, e: &'m crate::syntax::ast::Expr| -> eval::EvalResult<usize> {
                 let v = env.eval_int(e, "a grid dimension")?;
                 usize::try_from(v).ok().filter(|&d| d > 0).ok_or_else(|| {
-                    env.error("E0205", format!("a grid dimension must be positive, found {v}"), e.span, "not positive")
+                    env.error("E0214", format!("a grid dimension must be positive, found {v}"), e.span, "not positive")
                 })
             };
             Ok(ParamType::Grid(Some((dim(env, r)?, dim(env, c)?))))
         }
         _ => Err(env.error(
-            "E0205",
+            "E0202",
             format!("`grid` takes 0 or 2 dimensions, found {}", ty.args.len()),
             ty.span,
             "write `grid` or `grid[rows, columns]`",

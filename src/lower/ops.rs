@@ -74,7 +74,7 @@ fn types(op: BinaryOp, a: &Value, b: &Value) -> OpError {
     };
     OpError {
         kind: OpErrorKind::Types,
-        code: "E0201",
+        code: "E0210",
         message,
         help: help.map(str::to_string),
     }

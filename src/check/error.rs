@@ -1,0 +1,200 @@
+//! The checker's diagnostics: one [`CheckError`] type with a [`Code`] saying which
+//! mistake it is, a primary label, secondary labels and a help line.
+//!
+//! The checker builds many differently shaped messages (cycles carry one label per
+//! reference), so the error is data rather than one enum variant per shape; the
+//! [`Code`] enum is what tests and tools match on.
+
+use std::fmt;
+use std::sync::Arc;
+
+use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode};
+use thiserror::Error;
+
+use crate::source::{SourceFile, Span};
+
+/// The mistakes the checker reports, each with its stable code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Code {
+    /// E0101: a name used in an expression is not defined.
+    UndefinedName,
+    /// E0102: a name is defined twice in the same namespace or pattern.
+    DuplicateDefinition,
+    /// E0103: a call names no user function and no builtin.
+    UnknownFunction,
+    /// E0104: a call has the wrong number of arguments.
+    ArgumentCount,
+    /// E0105: a call names something that is not a function.
+    NotAFunction,
+    /// E0106: a function or a family is used as a value.
+    NotAValue,
+    /// E0107: `covers` names something that is not an item family.
+    UnknownItemFamily,
+    /// E0108: `force` names something that is not an option family.
+    UnknownOptionFamily,
+    /// E0109: a family is given the wrong number of indices.
+    IndexCount,
+    /// E0110: a color is given to an item family that is not `colored`.
+    ColorOnUncolored,
+    /// E0111: a definition depends on itself.
+    Cycle,
+    /// E0112: a function calls itself, directly or through others.
+    Recursion,
+    /// E0113: more than one objective.
+    DuplicateObjective,
+    /// E0201: a parameter's type is not a known type.
+    UnknownType,
+    /// E0202: a type has the wrong number of arguments.
+    TypeArgumentCount,
+    /// W0101 (warning): a local binding is never read.
+    UnusedBinding,
+}
+
+impl Code {
+    /// The code as written in docs and output, without the `dlx::` prefix.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::UndefinedName => "E0101",
+            Code::DuplicateDefinition => "E0102",
+            Code::UnknownFunction => "E0103",
+            Code::ArgumentCount => "E0104",
+            Code::NotAFunction => "E0105",
+            Code::NotAValue => "E0106",
+            Code::UnknownItemFamily => "E0107",
+            Code::UnknownOptionFamily => "E0108",
+            Code::IndexCount => "E0109",
+            Code::ColorOnUncolored => "E0110",
+            Code::Cycle => "E0111",
+            Code::Recursion => "E0112",
+            Code::DuplicateObjective => "E0113",
+            Code::UnknownType => "E0201",
+            Code::TypeArgumentCount => "E0202",
+            Code::UnusedBinding => "W0101",
+        }
+    }
+
+    /// Whether the code is a warning rather than an error.
+    pub fn is_warning(self) -> bool {
+        self.as_str().starts_with('W')
+    }
+
+    /// Every code, for the test that each has an explanation.
+    pub const ALL: [Code; 16] = [
+        Code::UndefinedName,
+        Code::DuplicateDefinition,
+        Code::UnknownFunction,
+        Code::ArgumentCount,
+        Code::NotAFunction,
+        Code::NotAValue,
+        Code::UnknownItemFamily,
+        Code::UnknownOptionFamily,
+        Code::IndexCount,
+        Code::ColorOnUncolored,
+        Code::Cycle,
+        Code::Recursion,
+        Code::DuplicateObjective,
+        Code::UnknownType,
+        Code::TypeArgumentCount,
+        Code::UnusedBinding,
+    ];
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One mistake found by the checker.
+#[derive(Debug, Error)]
+#[error("{message}")]
+pub struct CheckError {
+    /// Which mistake.
+    pub code: Code,
+    /// The one-line message, lowercase.
+    pub message: String,
+    /// The place of the mistake and what is wrong there.
+    pub primary: (Span, String),
+    /// Other places that explain it ("first defined here").
+    pub secondary: Vec<(Span, String)>,
+    /// What to write instead.
+    pub help: Option<String>,
+    src: Option<NamedSource<Arc<str>>>,
+}
+
+impl CheckError {
+    /// An error with its primary label.
+    pub fn new(
+        code: Code,
+        message: impl Into<String>,
+        span: Span,
+        label: impl Into<String>,
+    ) -> CheckError {
+        CheckError {
+            code,
+            message: message.into(),
+            primary: (span, label.into()),
+            secondary: Vec::new(),
+            help: None,
+            src: None,
+        }
+    }
+
+    /// Adds a secondary label.
+    pub fn with_label(mut self, span: Span, label: impl Into<String>) -> CheckError {
+        self.secondary.push((span, label.into()));
+        self
+    }
+
+    /// Sets the help line.
+    pub fn with_help(mut self, help: impl Into<String>) -> CheckError {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Sets the help line if there is one.
+    pub fn with_help_opt(mut self, help: Option<String>) -> CheckError {
+        self.help = help;
+        self
+    }
+
+    /// Attaches the source text miette renders the labels on.
+    pub fn with_source(mut self, src: &SourceFile) -> CheckError {
+        self.src = Some(src.named());
+        self
+    }
+}
+
+impl Diagnostic for CheckError {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(format!("dlx::{}", self.code)))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(if self.code.is_warning() {
+            miette::Severity::Warning
+        } else {
+            miette::Severity::Error
+        })
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display + 'a>)
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        self.src.as_ref().map(|s| s as &dyn SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let (span, label) = &self.primary;
+        let primary = LabeledSpan::new_primary_with_span(Some(label.clone()), *span);
+        let rest = self
+            .secondary
+            .iter()
+            .map(|(s, l)| LabeledSpan::new_with_span(Some(l.clone()), *s));
+        Some(Box::new(std::iter::once(primary).chain(rest)))
+    }
+}

@@ -1,0 +1,742 @@
+//! Name resolution: scopes, calls, families.
+//!
+//! One [`Resolver`] walks each declaration with a stack of local bindings. Every
+//! reference to a top-level declaration is recorded with its span (the cycle finder
+//! labels them), every mistake becomes a [`CheckError`].
+
+use std::collections::HashMap;
+
+use super::error::{CheckError, Code};
+use super::types;
+use crate::diag::suggest::did_you_mean;
+use crate::lower::builtins;
+use crate::source::Span;
+use crate::syntax::ast::{
+    BoundsExpr, Clause, CoverEntry, Decl, Expr, ExprKind, Ident, ItemClass, Paint, Pattern,
+};
+
+/// The top-level namespace: each name to its first definition; later definitions of
+/// the same name are errors.
+pub(super) fn collect_names(
+    decls: &[Decl],
+    errors: &mut Vec<CheckError>,
+) -> HashMap<String, usize> {
+    let mut names: HashMap<String, usize> = HashMap::new();
+    for (i, d) in decls.iter().enumerate() {
+        let Some(name) = d.name() else { continue };
+        match names.get(&name.name) {
+            None => {
+                names.insert(name.name.clone(), i);
+            }
+            Some(&first) => {
+                let first_span = decls[first].name().map_or(decls[first].span(), |n| n.span);
+                errors.push(
+                    CheckError::new(
+                        Code::DuplicateDefinition,
+                        format!("duplicate definition of `{}`", name.name),
+                        name.span,
+                        format!("`{}` defined again here", name.name),
+                    )
+                    .with_label(first_span, "first defined here")
+                    .with_help(
+                        "rename one of them: params, lets, fns and item and option families \
+                         share one namespace",
+                    ),
+                );
+            }
+        }
+    }
+    names
+}
+
+/// What a declaration is, in words for messages ("a let", "an item family").
+pub(super) fn describe(d: &Decl) -> &'static str {
+    match d {
+        Decl::Param(_) => "a parameter",
+        Decl::Let(_) => "a let",
+        Decl::Fn(_) => "a function",
+        Decl::Item(_) => "an item family",
+        Decl::Option(_) => "an option family",
+        Decl::Force(_) => "a force",
+        Decl::Objective(_) => "an objective",
+    }
+}
+
+/// Per declaration, every reference it makes to a top-level declaration, with the span
+/// of the name, in the order walked.
+pub(super) type RefSpans = Vec<Vec<(usize, Span)>>;
+
+/// Walks declarations, resolving every name against locals and the top level.
+pub(super) struct Resolver<'a> {
+    /// The model's text, to find the closing bracket of a family reference.
+    text: &'a str,
+    decls: &'a [Decl],
+    names: &'a HashMap<String, usize>,
+    /// Local bindings, innermost last; scopes end by [`Resolver::end_scope`].
+    locals: Vec<Local<'a>>,
+    /// The declaration being walked.
+    current: usize,
+    /// Per declaration, every reference to a top-level declaration, in walk order.
+    refs: RefSpans,
+    errors: Vec<CheckError>,
+    warnings: Vec<CheckError>,
+}
+
+/// A local binding and whether anything read it.
+struct Local<'a> {
+    ident: &'a Ident,
+    used: bool,
+}
+
+impl<'a> Resolver<'a> {
+    pub(super) fn new(
+        text: &'a str,
+        decls: &'a [Decl],
+        names: &'a HashMap<String, usize>,
+    ) -> Resolver<'a> {
+        Resolver {
+            text,
+            decls,
+            names,
+            locals: Vec::new(),
+            current: 0,
+            refs: vec![Vec::new(); decls.len()],
+            errors: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// The references of each declaration, with spans, the errors and the warnings.
+    pub(super) fn finish(self) -> (RefSpans, Vec<CheckError>, Vec<CheckError>) {
+        (self.refs, self.errors, self.warnings)
+    }
+
+    /// Ends the bindings made since `mark`, warning about those nothing read: an
+    /// unused loop variable is usually a typo or a missing index.
+    fn end_scope(&mut self, mark: usize) {
+        for l in self.locals.drain(mark..) {
+            if l.used || l.ident.name.starts_with('_') {
+                continue;
+            }
+            self.warnings.push(
+                CheckError::new(
+                    Code::UnusedBinding,
+                    format!("unused binding `{}`", l.ident.name),
+                    l.ident.span,
+                    "bound here, never read",
+                )
+                .with_help(format!(
+                    "write `_` (or `_{}`) instead if the value is not needed",
+                    l.ident.name
+                )),
+            );
+        }
+    }
+
+    /// Whether `name` is a local binding; marks the innermost one read.
+    fn use_local(&mut self, name: &str) -> bool {
+        match self.locals.iter_mut().rev().find(|l| l.ident.name == name) {
+            Some(l) => {
+                l.used = true;
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub(super) fn error(&mut self, e: CheckError) {
+        self.errors.push(e);
+    }
+
+    /// Resolves everything in declaration `i`.
+    pub(super) fn decl(&mut self, i: usize) {
+        self.current = i;
+        let decls = self.decls;
+        match &decls[i] {
+            Decl::Param(p) => {
+                if let Some(ty) = &p.ty {
+                    types::check_type(self, ty);
+                }
+                if let Some(d) = &p.default {
+                    self.expr(d);
+                }
+            }
+            Decl::Let(l) => self.expr(&l.value),
+            Decl::Fn(f) => {
+                self.bind_all(f.params.iter(), "parameter");
+                self.expr(&f.body);
+            }
+            Decl::Item(d) => {
+                self.clauses(&d.clauses);
+                self.exprs(&d.index);
+                match &d.bounds {
+                    Some(BoundsExpr::Exactly(e)) => self.expr(e),
+                    Some(BoundsExpr::Range { lo, hi }) => {
+                        self.expr(lo);
+                        if let Some(hi) = hi {
+                            self.expr(hi);
+                        }
+                    }
+                    None => {}
+                }
+            }
+            Decl::Option(d) => {
+                self.clauses(&d.clauses);
+                self.exprs(&d.index);
+                for c in &d.covers {
+                    self.cover(c);
+                }
+                if let Some(cost) = &d.cost {
+                    self.expr(cost);
+                }
+                for p in &d.paints {
+                    self.paint(p);
+                }
+            }
+            Decl::Force(f) => {
+                self.clauses(&f.clauses);
+                self.exprs(&f.index);
+                self.family(&f.family, &f.index, Family::Option);
+            }
+            Decl::Objective(_) => {}
+        }
+        self.end_scope(0);
+    }
+
+    fn cover(&mut self, c: &'a CoverEntry) {
+        let mark = self.locals.len();
+        self.clauses(&c.clauses);
+        self.exprs(&c.index);
+        if let Some(color) = &c.color {
+            self.expr(color);
+        }
+        if let Some(d) = self.family(&c.family, &c.index, Family::Item) {
+            if let (Decl::Item(item), Some(color)) = (&self.decls[d], &c.color) {
+                if item.class != ItemClass::Colored {
+                    let class = match item.class {
+                        ItemClass::Secondary => "secondary",
+                        _ => "primary",
+                    };
+                    let e = CheckError::new(
+                        Code::ColorOnUncolored,
+                        format!(
+                            "`{}` is a {class} item family, so it cannot take a color",
+                            item.name.name
+                        ),
+                        color.span,
+                        "color given here",
+                    )
+                    .with_label(item.name.span, format!("declared as a {class} item here"))
+                    .with_help(format!(
+                        "declare it `colored item {}[...]` so options that give it the same \
+                         color can share it, or remove the `= ...`",
+                        item.name.name
+                    ));
+                    self.error(e);
+                }
+            }
+        }
+        self.end_scope(mark);
+    }
+
+    fn paint(&mut self, p: &'a Paint) {
+        let mark = self.locals.len();
+        self.clauses(&p.clauses);
+        self.expr(&p.cell);
+        self.expr(&p.value);
+        self.end_scope(mark);
+    }
+
+    /// Checks that `name` is a family of the wanted kind taking as many indices as
+    /// `index` has; the family's declaration if it is one.
+    fn family(&mut self, name: &Ident, index: &[Expr], want: Family) -> Option<usize> {
+        let given = index.len();
+        let (kind, verb) = match want {
+            Family::Item => ("item family", "covers"),
+            Family::Option => ("option family", "force"),
+        };
+        let found = self.names.get(&name.name).copied();
+        let decl = found.filter(|&d| want.matches(&self.decls[d]));
+        let Some(d) = decl else {
+            let candidates: Vec<&str> = self
+                .decls
+                .iter()
+                .filter(|d| want.matches(d))
+                .filter_map(|d| d.name().map(|n| n.name.as_str()))
+                .collect();
+            let suggestion = suggest(&name.name, candidates.iter().copied());
+            let (message, label) = match found {
+                Some(other) => (
+                    format!(
+                        "expected an {kind} after `{verb}`, found {} `{}`",
+                        describe(&self.decls[other]),
+                        name.name
+                    ),
+                    format!("not an {kind}"),
+                ),
+                None => (
+                    format!("unknown {kind} `{}`", name.name),
+                    format!("no {kind} of this name"),
+                ),
+            };
+            let help = match suggestion {
+                Some(s) => format!("did you mean `{s}`?"),
+                None if candidates.is_empty() => {
+                    format!(
+                        "declare it: `{} {}[...] for ...`",
+                        want.keyword(),
+                        name.name
+                    )
+                }
+                None => format!("the {} are {}", want.plural(), list_names(&candidates)),
+            };
+            let code = match want {
+                Family::Item => Code::UnknownItemFamily,
+                Family::Option => Code::UnknownOptionFamily,
+            };
+            let mut e = CheckError::new(code, message, name.span, label).with_help(help);
+            if let Some(other) = found {
+                let n = self.decls[other]
+                    .name()
+                    .map_or(self.decls[other].span(), |n| n.span);
+                e = e.with_label(n, "defined here");
+            }
+            self.error(e);
+            return None;
+        };
+        self.refs[self.current].push((d, name.span));
+        let (decl_name, decl_index) = match &self.decls[d] {
+            Decl::Item(i) => (&i.name, &i.index),
+            Decl::Option(o) => (&o.name, &o.index),
+            _ => unreachable!("filtered to families above"),
+        };
+        if decl_index.len() != given {
+            let span = self.reference_span(name, index);
+            let e = CheckError::new(
+                Code::IndexCount,
+                format!(
+                    "wrong number of indices for `{}`: expected {}, found {given}",
+                    name.name,
+                    decl_index.len()
+                ),
+                span,
+                format!("{} given", plural(given, "index", "indices")),
+            )
+            .with_label(
+                decl_name.span,
+                format!(
+                    "declared with {} here",
+                    plural(decl_index.len(), "index", "indices")
+                ),
+            )
+            .with_help(format!("write it as declared: `{}`", self.family_shape(d)));
+            self.error(e);
+        }
+        Some(d)
+    }
+
+    /// The span of `name[index...]` up to its closing bracket: the index expressions'
+    /// spans stop before it.
+    fn reference_span(&self, name: &Ident, index: &[Expr]) -> Span {
+        let Some(last) = index.last() else {
+            return name.span;
+        };
+        let end = last.span.end as usize;
+        let rest = self.text.get(end..).unwrap_or("");
+        let trimmed = rest.trim_start();
+        let close = match trimmed.starts_with(']') {
+            true => end + (rest.len() - trimmed.len()) + 1,
+            false => end,
+        };
+        name.span.to(Span::new(end, close))
+    }
+
+    /// A family as declared, `cell[r, c]`, for help lines.
+    fn family_shape(&self, d: usize) -> String {
+        let (name, index) = match &self.decls[d] {
+            Decl::Item(i) => (&i.name, &i.index),
+            Decl::Option(o) => (&o.name, &o.index),
+            _ => return String::new(),
+        };
+        if index.is_empty() {
+            return name.name.clone();
+        }
+        let args: Vec<String> = index.iter().map(expr_hint).collect();
+        format!("{}[{}]", name.name, args.join(", "))
+    }
+
+    fn clauses(&mut self, clauses: &'a [Clause]) {
+        for c in clauses {
+            match c {
+                Clause::For { pat, iter, .. } => {
+                    self.expr(iter);
+                    self.bind(pat);
+                }
+                Clause::Let { pat, value, .. } => {
+                    self.expr(value);
+                    self.bind(pat);
+                }
+                Clause::Where(e) => self.expr(e),
+            }
+        }
+    }
+
+    fn bind(&mut self, pat: &'a Pattern) {
+        let mut names = Vec::new();
+        pat.for_each_name(&mut |i| names.push(i));
+        self.bind_all(names.into_iter(), "binding");
+    }
+
+    /// Binds names that are introduced together; the same name twice among them is an
+    /// error, because only one of the two could ever be read.
+    fn bind_all(&mut self, names: impl Iterator<Item = &'a Ident>, what: &str) {
+        let mark = self.locals.len();
+        for n in names {
+            if n.name == "_" {
+                continue;
+            }
+            if let Some(first) = self.locals[mark..].iter().find(|l| l.ident.name == n.name) {
+                let first = first.ident;
+                let e = CheckError::new(
+                    Code::DuplicateDefinition,
+                    format!("duplicate {what} `{}`", n.name),
+                    n.span,
+                    format!("`{}` bound again here", n.name),
+                )
+                .with_label(first.span, "first bound here")
+                .with_help("give each a different name, or write `_` for a value you do not need");
+                self.error(e);
+                continue;
+            }
+            self.locals.push(Local {
+                ident: n,
+                used: false,
+            });
+        }
+    }
+
+    fn exprs(&mut self, es: &'a [Expr]) {
+        for e in es {
+            self.expr(e);
+        }
+    }
+
+    pub(super) fn expr(&mut self, e: &'a Expr) {
+        match &e.kind {
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Str(_) => {}
+            ExprKind::Name(id) => self.name(id),
+            ExprKind::Tuple(es) | ExprKind::List(es) | ExprKind::Set(es) => self.exprs(es),
+            ExprKind::Map(kvs) => {
+                for (k, v) in kvs {
+                    self.expr(k);
+                    self.expr(v);
+                }
+            }
+            ExprKind::ListComp { elem, clauses } | ExprKind::SetComp { elem, clauses } => {
+                let mark = self.locals.len();
+                self.clauses(clauses);
+                self.expr(elem);
+                self.end_scope(mark);
+            }
+            ExprKind::MapComp {
+                key,
+                value,
+                clauses,
+            } => {
+                let mark = self.locals.len();
+                self.clauses(clauses);
+                self.expr(key);
+                self.expr(value);
+                self.end_scope(mark);
+            }
+            ExprKind::Unary { expr, .. } => self.expr(expr),
+            ExprKind::Binary { lhs, rhs, .. } => {
+                self.expr(lhs);
+                self.expr(rhs);
+            }
+            ExprKind::Range { lo, hi, .. } => {
+                self.expr(lo);
+                self.expr(hi);
+            }
+            ExprKind::Call { func, args } => {
+                self.call(func, args.len(), e.span);
+                self.exprs(args);
+            }
+            ExprKind::Index { base, index } => {
+                self.expr(base);
+                self.expr(index);
+            }
+            ExprKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                self.expr(cond);
+                self.expr(then);
+                self.expr(otherwise);
+            }
+        }
+    }
+
+    /// A name used as a value.
+    fn name(&mut self, id: &Ident) {
+        if self.use_local(&id.name) {
+            return;
+        }
+        let decls = self.decls;
+        if let Some(&d) = self.names.get(&id.name) {
+            let (label, help) = match &decls[d] {
+                Decl::Param(_) | Decl::Let(_) => {
+                    self.refs[self.current].push((d, id.span));
+                    return;
+                }
+                Decl::Fn(f) => (
+                    "a function, not a value",
+                    format!("call it: `{}({})`", f.name.name, idents(&f.params)),
+                ),
+                Decl::Item(_) | Decl::Option(_) => (
+                    "a family, not a value",
+                    "families are not values; to use their indices, put the collection in a \
+                     `let` and use that both in the family's `for` and here"
+                        .to_string(),
+                ),
+                Decl::Force(_) | Decl::Objective(_) => unreachable!("they define no name"),
+            };
+            let e = CheckError::new(
+                Code::NotAValue,
+                format!(
+                    "expected a value, found {} `{}`",
+                    describe(&decls[d]),
+                    id.name
+                ),
+                id.span,
+                label,
+            )
+            .with_help(help);
+            self.error(e);
+            return;
+        }
+        if builtins::signature(&id.name).is_some() {
+            let e = CheckError::new(
+                Code::NotAValue,
+                format!("expected a value, found the builtin function `{}`", id.name),
+                id.span,
+                "a function, not a value",
+            )
+            .with_help(format!("call it: `{}(...)`", id.name));
+            self.error(e);
+            return;
+        }
+        let mut candidates: Vec<&str> = self.locals.iter().map(|l| l.ident.name.as_str()).collect();
+        candidates.extend(
+            decls
+                .iter()
+                .filter(|d| matches!(d, Decl::Param(_) | Decl::Let(_)))
+                .filter_map(|d| d.name().map(|n| n.name.as_str())),
+        );
+        let help = match suggest(&id.name, candidates) {
+            Some(s) => format!("did you mean `{s}`?"),
+            None => match &decls[self.current] {
+                Decl::Fn(f) => format!(
+                    "define it: `let {0} = ...` for a value, `param {0}` for an input, or add \
+                     `{0}` to the parameters of `{1}`",
+                    id.name, f.name.name
+                ),
+                _ => format!(
+                    "define it: `let {0} = ...` for a value, or `param {0}` for an input",
+                    id.name
+                ),
+            },
+        };
+        let e = CheckError::new(
+            Code::UndefinedName,
+            format!("undefined name `{}`", id.name),
+            id.span,
+            "not defined",
+        )
+        .with_help(help);
+        self.error(e);
+    }
+
+    /// A call `func(...)` with `given` arguments.
+    fn call(&mut self, func: &Ident, given: usize, span: Span) {
+        let decls = self.decls;
+        let found = self.names.get(&func.name).copied();
+        if let Some(d) = found {
+            if let Decl::Fn(f) = &decls[d] {
+                self.refs[self.current].push((d, func.span));
+                if f.params.len() != given {
+                    let e = CheckError::new(
+                        Code::ArgumentCount,
+                        format!(
+                            "wrong number of arguments to `{}`: expected {}, found {given}",
+                            f.name.name,
+                            f.params.len()
+                        ),
+                        span,
+                        format!("{} given", plural(given, "argument", "arguments")),
+                    )
+                    .with_label(
+                        f.name.span,
+                        format!(
+                            "`{}` defined here with {}",
+                            f.name.name,
+                            plural(f.params.len(), "parameter", "parameters")
+                        ),
+                    )
+                    .with_help(format!(
+                        "call it as `{}({})`",
+                        f.name.name,
+                        idents(&f.params)
+                    ));
+                    self.error(e);
+                }
+                return;
+            }
+        }
+        if let Some((lo, hi, doc)) = builtins::signature(&func.name) {
+            if given < lo || given > hi {
+                let expected = if lo == hi {
+                    lo.to_string()
+                } else if hi == usize::MAX {
+                    format!("at least {lo}")
+                } else {
+                    format!("{lo} to {hi}")
+                };
+                let e = CheckError::new(
+                    Code::ArgumentCount,
+                    format!(
+                        "wrong number of arguments to `{}`: expected {expected}, found {given}",
+                        func.name
+                    ),
+                    span,
+                    format!("{} given", plural(given, "argument", "arguments")),
+                )
+                .with_help(format!("`{}` takes {expected}: {doc}", func.name));
+                self.error(e);
+            }
+            return;
+        }
+        let local = self.use_local(&func.name);
+        if local || found.is_some() {
+            let what = match found {
+                Some(d) if !local => describe(&decls[d]),
+                _ => "a local binding",
+            };
+            let mut e = CheckError::new(
+                Code::NotAFunction,
+                format!("expected a function, found {what} `{}`", func.name),
+                func.span,
+                "not a function",
+            );
+            e = match found.map(|d| &decls[d]) {
+                Some(Decl::Item(_) | Decl::Option(_)) if what != "a local binding" => e.with_help(
+                    "families are not called; name an item in `covers fam[...]` or an option \
+                     in `force fam[...]`",
+                ),
+                _ => e.with_help(format!(
+                    "`{0}` is a value: index it with `{0}[...]`, or define a function with \
+                     `fn name(x) = ...`",
+                    func.name
+                )),
+            };
+            self.error(e);
+            return;
+        }
+        let mut candidates: Vec<&str> = decls
+            .iter()
+            .filter(|d| matches!(d, Decl::Fn(_)))
+            .filter_map(|d| d.name().map(|n| n.name.as_str()))
+            .collect();
+        candidates.extend(builtins::SIGNATURES.iter().map(|s| s.0));
+        let help = match suggest(&func.name, candidates) {
+            Some(s) => format!("did you mean `{s}`?"),
+            None => format!("define it: `fn {}(x) = ...`", func.name),
+        };
+        let e = CheckError::new(
+            Code::UnknownFunction,
+            format!("unknown function `{}`", func.name),
+            func.span,
+            "no function of this name",
+        )
+        .with_help(help);
+        self.error(e);
+    }
+}
+
+/// Which kind of family a `covers` or `force` needs.
+#[derive(Clone, Copy)]
+enum Family {
+    Item,
+    Option,
+}
+
+impl Family {
+    fn matches(self, d: &Decl) -> bool {
+        matches!(
+            (self, d),
+            (Family::Item, Decl::Item(_)) | (Family::Option, Decl::Option(_))
+        )
+    }
+
+    fn plural(self) -> &'static str {
+        match self {
+            Family::Item => "item families",
+            Family::Option => "option families",
+        }
+    }
+
+    fn keyword(self) -> &'static str {
+        match self {
+            Family::Item => "item",
+            Family::Option => "option",
+        }
+    }
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+fn idents(ids: &[Ident]) -> String {
+    ids.iter()
+        .map(|i| i.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A short rendering of an index expression for help lines: names as written,
+/// anything else as `_`.
+fn expr_hint(e: &Expr) -> String {
+    match &e.kind {
+        ExprKind::Name(i) => i.name.clone(),
+        ExprKind::Int(n) => n.to_string(),
+        _ => "_".to_string(),
+    }
+}
+
+/// `a`, `b` and `c`, for help lines.
+pub(super) fn list_names(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => quoted.join(""),
+    }
+}
+
+/// [`did_you_mean`], except that a one-letter name is only matched to the same letter
+/// in the other case: `n` for `N` is a likely slip, `r` for `n` is a guess.
+pub(super) fn suggest<'c>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'c str>,
+) -> Option<&'c str> {
+    let one_letter = name.chars().count() == 1;
+    let candidates = candidates
+        .into_iter()
+        .filter(|c| !one_letter || c.eq_ignore_ascii_case(name));
+    did_you_mean(name, candidates)
+}

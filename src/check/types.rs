@@ -1,0 +1,73 @@
+//! Written parameter types: `int`, `grid[N, N]`, ...
+//!
+//! Types are only named here; their values are checked against them when parameters
+//! are bound (E06xx). The checker makes sure the name is one the language knows and
+//! the number of bracketed arguments fits it.
+
+use super::error::{CheckError, Code};
+use super::resolve::{Resolver, list_names};
+use crate::diag::suggest::did_you_mean;
+use crate::syntax::ast::TypeExpr;
+
+/// The type names the language knows, with the argument counts each accepts.
+pub const TYPES: &[(&str, &[usize])] = &[
+    ("int", &[0]),
+    ("bool", &[0]),
+    ("str", &[0]),
+    ("list", &[0]),
+    ("set", &[0]),
+    ("map", &[0]),
+    ("grid", &[0, 2]),
+    ("ints", &[0]),
+];
+
+/// Checks a parameter's type and resolves the names in its arguments.
+pub(super) fn check_type<'a>(r: &mut Resolver<'a>, ty: &'a TypeExpr) {
+    // The arguments (a grid's dimensions) are ordinary expressions over the top level;
+    // resolving them records the references that order evaluation.
+    for a in &ty.args {
+        r.expr(a);
+    }
+    let name = ty.name.name.as_str();
+    let Some((_, counts)) = TYPES.iter().find(|(n, _)| *n == name) else {
+        let help = match did_you_mean(name, TYPES.iter().map(|t| t.0)) {
+            Some(s) => format!("did you mean `{s}`?"),
+            None => {
+                let all: Vec<&str> = TYPES.iter().map(|t| t.0).collect();
+                format!("the types are {}", list_names(&all))
+            }
+        };
+        r.error(
+            CheckError::new(
+                Code::UnknownType,
+                format!("unknown type `{name}`"),
+                ty.name.span,
+                "not a type",
+            )
+            .with_help(help),
+        );
+        return;
+    };
+    let given = ty.args.len();
+    if !counts.contains(&given) {
+        let (expected, help) = if name == "grid" {
+            (
+                "0 or 2".to_string(),
+                "write `grid` for any shape, or `grid[rows, cols]` for a fixed one".to_string(),
+            )
+        } else {
+            ("0".to_string(), format!("write `{name}` without brackets"))
+        };
+        r.error(
+            CheckError::new(
+                Code::TypeArgumentCount,
+                format!(
+                    "wrong number of arguments to type `{name}`: expected {expected}, found {given}"
+                ),
+                ty.span,
+                format!("{given} given"),
+            )
+            .with_help(help),
+        );
+    }
+}

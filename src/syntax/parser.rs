@@ -1,0 +1,912 @@
+//! From text to [`ast::Model`]: pest parses with `grammar/dlx.pest`, then one function
+//! per grammar rule builds the typed tree, and a Pratt parser resolves operators.
+//!
+//! pest stops at the first syntax error, so at most one of those is reported. Mistakes
+//! found while the tree is built (bad escapes, integers too large, `maximize count`,
+//! chained comparisons, options without `covers`) are all collected, and the parse
+//! fails if there is any.
+
+use std::cell::RefCell;
+use std::sync::LazyLock;
+
+use pest::Parser as _;
+use pest::iterators::{Pair, Pairs};
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use pest_derive::Parser;
+
+use super::ast::*;
+use super::errors::{self, SyntaxError};
+use super::literals;
+use crate::diag::Diagnostics;
+use crate::source::{SourceFile, Span};
+
+/// The pest parser generated from the grammar.
+#[derive(Parser)]
+#[grammar = "../grammar/dlx.pest"]
+pub(crate) struct DlxParser;
+
+/// How deeply brackets may nest. Far beyond what a model needs, and low enough that
+/// neither pest nor the tree builder can run out of stack.
+pub(crate) const MAX_DEPTH: usize = 64;
+
+/// Longest run of prefix operators (`- - - x`) accepted; the Pratt parser recurses once
+/// per operator.
+const MAX_PREFIX_RUN: usize = 64;
+
+/// Operators from loosest to tightest. Comparisons and ranges are declared
+/// left-associative here and rejected when chained (see [`Builder::infix`]).
+static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
+    PrattParser::new()
+        .op(Op::infix(Rule::op_or, Assoc::Left))
+        .op(Op::infix(Rule::op_and, Assoc::Left))
+        .op(Op::prefix(Rule::op_not))
+        .op(Op::infix(Rule::op_eq, Assoc::Left)
+            | Op::infix(Rule::op_ne, Assoc::Left)
+            | Op::infix(Rule::op_lt, Assoc::Left)
+            | Op::infix(Rule::op_le, Assoc::Left)
+            | Op::infix(Rule::op_gt, Assoc::Left)
+            | Op::infix(Rule::op_ge, Assoc::Left)
+            | Op::infix(Rule::op_in, Assoc::Left)
+            | Op::infix(Rule::op_not_in, Assoc::Left))
+        .op(Op::infix(Rule::op_range, Assoc::Left) | Op::infix(Rule::op_range_incl, Assoc::Left))
+        .op(Op::infix(Rule::op_union, Assoc::Left))
+        .op(Op::infix(Rule::op_inter, Assoc::Left))
+        .op(Op::infix(Rule::op_add, Assoc::Left) | Op::infix(Rule::op_sub, Assoc::Left))
+        .op(Op::infix(Rule::op_mul, Assoc::Left)
+            | Op::infix(Rule::op_div, Assoc::Left)
+            | Op::infix(Rule::op_rem, Assoc::Left))
+        .op(Op::prefix(Rule::op_neg))
+        .op(Op::postfix(Rule::index))
+});
+
+/// Parses a whole model.
+///
+/// On failure the diagnostics hold the first syntax error pest found, or every mistake
+/// found while building the tree.
+pub fn parse(src: &SourceFile) -> Result<Model, Diagnostics> {
+    let pairs = run_pest(src, Rule::model)?;
+    let b = Builder::new(src);
+    let model = pairs
+        .into_iter()
+        .next()
+        .map(|p| b.model(p))
+        .unwrap_or_else(|| Model {
+            decls: Vec::new(),
+            span: Span::new(0, src.text().len()),
+        });
+    b.finish(model)
+}
+
+/// Parses a single expression that is the whole input, such as the value of
+/// `-p missing={3,12}` on the command line.
+pub fn parse_expr(src: &SourceFile) -> Result<Expr, Diagnostics> {
+    let pairs = run_pest(src, Rule::expr_input)?;
+    let b = Builder::new(src);
+    let expr = pairs
+        .into_iter()
+        .next()
+        .and_then(|p| p.into_inner().find(|q| q.as_rule() == Rule::expr))
+        .map(|p| b.expr(p));
+    match expr {
+        Some(e) => b.finish(e),
+        // The grammar guarantees an expression; this only keeps the function total.
+        None => Err(Diagnostics::new()),
+    }
+}
+
+/// Runs pest after checking the bracket depth, turning its error into a diagnostic.
+fn run_pest(src: &SourceFile, rule: Rule) -> Result<Pairs<'_, Rule>, Diagnostics> {
+    if let Some(at) = too_deep(src.text()) {
+        return Err(one(SyntaxError::TooDeep {
+            src: src.named(),
+            at: at.into(),
+            limit: MAX_DEPTH,
+        }));
+    }
+    DlxParser::parse(rule, src.text()).map_err(|e| one(errors::from_pest(src, e)))
+}
+
+fn one(e: SyntaxError) -> Diagnostics {
+    let mut d = Diagnostics::new();
+    d.push(e);
+    d
+}
+
+/// The first bracket nested deeper than [`MAX_DEPTH`], skipping strings and comments
+/// roughly (a miscount there only changes which error is reported).
+fn too_deep(text: &str) -> Option<Span> {
+    let mut depth = 0usize;
+    let mut bytes = text.bytes().enumerate();
+    while let Some((i, b)) = bytes.next() {
+        match b {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return Some(Span::new(i, i + 1));
+                }
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'#' => {
+                for (_, c) in bytes.by_ref() {
+                    if c == b'\n' {
+                        break;
+                    }
+                }
+            }
+            b'"' => {
+                let mut escaped = false;
+                for (_, c) in bytes.by_ref() {
+                    match c {
+                        b'\\' if !escaped => escaped = true,
+                        b'"' if !escaped => break,
+                        _ => escaped = false,
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The span of a pair, without trailing whitespace.
+///
+/// pest skips whitespace before trying an optional part (`1.. ` in `: 1..` tries an
+/// upper bound), and keeps it in the pair when the part is absent; the end of the last
+/// token inside is where the written text really stops.
+fn span(p: &Pair<'_, Rule>) -> Span {
+    Span::new(p.as_span().start(), end_of(p))
+}
+
+fn end_of(p: &Pair<'_, Rule>) -> usize {
+    match p.clone().into_inner().last() {
+        Some(q) => end_of(&q),
+        None => p.as_span().end(),
+    }
+}
+
+/// Whether a rule is punctuation or a keyword: kept in the tree for error messages,
+/// skipped when building.
+fn is_token(rule: Rule) -> bool {
+    use Rule::*;
+    matches!(
+        rule,
+        lparen
+            | rparen
+            | lbrack
+            | rbrack
+            | lbrace
+            | rbrace
+            | comma
+            | colon
+            | assign
+            | EOI
+            | kw_param
+            | kw_let
+            | kw_fn
+            | kw_item
+            | kw_option
+            | kw_force
+            | kw_for
+            | kw_in
+            | kw_where
+            | kw_covers
+            | kw_cost
+            | kw_paint
+            | kw_if
+            | kw_then
+            | kw_else
+    )
+}
+
+/// The children of a pair that carry meaning.
+fn kids<'i>(p: Pair<'i, Rule>) -> impl Iterator<Item = Pair<'i, Rule>> {
+    p.into_inner().filter(|q| !is_token(q.as_rule()))
+}
+
+/// The tree builder: one method per grammar rule. Errors are collected in a `RefCell`
+/// because the Pratt parser's callbacks all need the builder at once.
+struct Builder<'s> {
+    src: &'s SourceFile,
+    errors: RefCell<Vec<SyntaxError>>,
+}
+
+impl<'s> Builder<'s> {
+    fn new(src: &'s SourceFile) -> Builder<'s> {
+        Builder {
+            src,
+            errors: RefCell::new(Vec::new()),
+        }
+    }
+
+    fn error(&self, e: SyntaxError) {
+        self.errors.borrow_mut().push(e);
+    }
+
+    fn finish<T>(self, value: T) -> Result<T, Diagnostics> {
+        let errors = self.errors.into_inner();
+        if errors.is_empty() {
+            return Ok(value);
+        }
+        let mut d = Diagnostics::new();
+        for e in errors {
+            d.push(e);
+        }
+        Err(d)
+    }
+
+    fn model(&self, p: Pair<'_, Rule>) -> Model {
+        let decls = kids(p).map(|d| self.decl(d)).collect();
+        Model {
+            decls,
+            span: Span::new(0, self.src.text().len()),
+        }
+    }
+
+    fn decl(&self, p: Pair<'_, Rule>) -> Decl {
+        let p = first(p);
+        match p.as_rule() {
+            Rule::param_decl => Decl::Param(self.param_decl(p)),
+            Rule::let_decl => Decl::Let(self.let_decl(p)),
+            Rule::fn_decl => Decl::Fn(self.fn_decl(p)),
+            Rule::item_decl => Decl::Item(self.item_decl(p)),
+            Rule::option_decl => Decl::Option(self.option_decl(p)),
+            Rule::force_decl => Decl::Force(self.force_decl(p)),
+            _ => Decl::Objective(self.objective(p)),
+        }
+    }
+
+    fn ident(&self, p: Pair<'_, Rule>) -> Ident {
+        Ident {
+            name: p.as_str().to_string(),
+            span: span(&p),
+        }
+    }
+
+    fn param_decl(&self, p: Pair<'_, Rule>) -> ParamDecl {
+        let sp = span(&p);
+        let mut it = kids(p);
+        let name = self.ident(it.next().expect("grammar: param name"));
+        let (mut ty, mut default) = (None, None);
+        for q in it {
+            match q.as_rule() {
+                Rule::type_expr => ty = Some(self.type_expr(q)),
+                _ => default = Some(self.expr(q)),
+            }
+        }
+        ParamDecl {
+            name,
+            ty,
+            default,
+            span: sp,
+        }
+    }
+
+    fn type_expr(&self, p: Pair<'_, Rule>) -> TypeExpr {
+        let sp = span(&p);
+        let mut it = kids(p);
+        let name = self.ident(it.next().expect("grammar: type name"));
+        let args = it.next().map(|q| self.index_list(q)).unwrap_or_default();
+        TypeExpr {
+            name,
+            args,
+            span: sp,
+        }
+    }
+
+    fn let_decl(&self, p: Pair<'_, Rule>) -> LetDecl {
+        let sp = span(&p);
+        let mut it = kids(p);
+        let name = self.ident(it.next().expect("grammar: let name"));
+        let value = self.expr(it.next().expect("grammar: let value"));
+        LetDecl {
+            name,
+            value,
+            span: sp,
+        }
+    }
+
+    fn fn_decl(&self, p: Pair<'_, Rule>) -> FnDecl {
+        let sp = span(&p);
+        let mut it = kids(p);
+        let name = self.ident(it.next().expect("grammar: fn name"));
+        let params = kids(it.next().expect("grammar: fn params"))
+            .map(|q| self.ident(q))
+            .collect();
+        let body = self.expr(it.next().expect("grammar: fn body"));
+        FnDecl {
+            name,
+            params,
+            body,
+            span: sp,
+        }
+    }
+
+    fn item_decl(&self, p: Pair<'_, Rule>) -> ItemDecl {
+        let sp = span(&p);
+        let mut class = ItemClass::Primary;
+        let mut name = None;
+        let (mut index, mut clauses, mut bounds) = (Vec::new(), Vec::new(), None);
+        for q in kids(p) {
+            match q.as_rule() {
+                Rule::item_class => {
+                    class = match first(q).as_rule() {
+                        Rule::kw_secondary => ItemClass::Secondary,
+                        _ => ItemClass::Colored,
+                    }
+                }
+                Rule::ident => name = Some(self.ident(q)),
+                Rule::index_list => index = self.index_list(q),
+                Rule::clauses => clauses = self.clauses(q),
+                _ => bounds = Some(self.bounds(q)),
+            }
+        }
+        ItemDecl {
+            class,
+            name: name.expect("grammar: item name"),
+            index,
+            clauses,
+            bounds,
+            span: sp,
+        }
+    }
+
+    fn bounds(&self, p: Pair<'_, Rule>) -> BoundsExpr {
+        let mut it = kids(p);
+        let lo = self.bound_expr(it.next().expect("grammar: lower bound"));
+        let Some(op) = it.next() else {
+            return BoundsExpr::Exactly(lo);
+        };
+        if op.as_rule() == Rule::op_range_incl {
+            self.error(SyntaxError::InclusiveBounds {
+                src: self.src.named(),
+                at: span(&op).into(),
+            });
+        }
+        let hi = it.next().map(|q| self.bound_expr(q));
+        BoundsExpr::Range { lo, hi }
+    }
+
+    fn option_decl(&self, p: Pair<'_, Rule>) -> OptionDecl {
+        let sp = span(&p);
+        let mut name = None;
+        let (mut index, mut clauses, mut covers) = (Vec::new(), Vec::new(), None);
+        let (mut cost, mut paints) = (None, Vec::new());
+        for q in kids(p) {
+            match q.as_rule() {
+                Rule::ident => name = Some(self.ident(q)),
+                Rule::index_list => index = self.index_list(q),
+                Rule::clauses => clauses = self.clauses(q),
+                Rule::covers => covers = Some(self.covers(q)),
+                Rule::cost => cost = kids(q).next().map(|e| self.expr(e)),
+                _ => paints.push(self.paint(q)),
+            }
+        }
+        let name: Ident = name.expect("grammar: option name");
+        if covers.is_none() {
+            self.error(SyntaxError::OptionWithoutCovers {
+                src: self.src.named(),
+                at: name.span.into(),
+                name: name.name.clone(),
+            });
+        }
+        OptionDecl {
+            name,
+            index,
+            clauses,
+            covers: covers.unwrap_or_default(),
+            cost,
+            paints,
+            span: sp,
+        }
+    }
+
+    fn covers(&self, p: Pair<'_, Rule>) -> Vec<CoverEntry> {
+        let sp = span(&p);
+        let entries: Vec<CoverEntry> = kids(p).map(|q| self.cover_entry(q)).collect();
+        if entries.is_empty() {
+            self.error(SyntaxError::EmptyCovers {
+                src: self.src.named(),
+                at: sp.into(),
+            });
+        }
+        entries
+    }
+
+    fn cover_entry(&self, p: Pair<'_, Rule>) -> CoverEntry {
+        let sp = span(&p);
+        let mut it = kids(p);
+        let family = self.ident(it.next().expect("grammar: cover family"));
+        let (mut index, mut color, mut clauses) = (Vec::new(), None, Vec::new());
+        for q in it {
+            match q.as_rule() {
+                Rule::index_list => index = self.index_list(q),
+                Rule::clauses => clauses = self.clauses(q),
+                _ => color = Some(self.expr(q)),
+            }
+        }
+        CoverEntry {
+            family,
+            index,
+            color,
+            clauses,
+            span: sp,
+        }
+    }
+
+    fn paint(&self, p: Pair<'_, Rule>) -> Paint {
+        let sp = span(&p);
+        let mut it = kids(p);
+        let cell = self.expr(it.next().expect("grammar: paint cell"));
+        let value = self.expr(it.next().expect("grammar: paint value"));
+        let clauses = it.next().map(|q| self.clauses(q)).unwrap_or_default();
+        Paint {
+            cell,
+            value,
+            clauses,
+            span: sp,
+        }
+    }
+
+    fn force_decl(&self, p: Pair<'_, Rule>) -> ForceDecl {
+        let sp = span(&p);
+        let mut it = kids(p);
+        let family = self.ident(it.next().expect("grammar: force family"));
+        let (mut index, mut clauses) = (Vec::new(), Vec::new());
+        for q in it {
+            match q.as_rule() {
+                Rule::index_list => index = self.index_list(q),
+                _ => clauses = self.clauses(q),
+            }
+        }
+        ForceDecl {
+            family,
+            index,
+            clauses,
+            span: sp,
+        }
+    }
+
+    fn objective(&self, p: Pair<'_, Rule>) -> ObjectiveDecl {
+        let sp = span(&p);
+        let mut it = p.into_inner();
+        let maximize = it.next().is_some_and(|q| q.as_rule() == Rule::kw_maximize);
+        let count = it
+            .next()
+            .is_some_and(|q| first(q).as_rule() == Rule::kw_count);
+        let kind = match (maximize, count) {
+            (false, true) => ObjectiveKind::MinimizeCount,
+            (false, false) => ObjectiveKind::MinimizeCost,
+            (true, false) => ObjectiveKind::MaximizeCost,
+            (true, true) => {
+                self.error(SyntaxError::MaximizeCount {
+                    src: self.src.named(),
+                    at: sp.into(),
+                });
+                ObjectiveKind::MinimizeCount
+            }
+        };
+        ObjectiveDecl { kind, span: sp }
+    }
+
+    fn index_list(&self, p: Pair<'_, Rule>) -> Vec<Expr> {
+        kids(p).map(|q| self.expr(q)).collect()
+    }
+
+    fn clauses(&self, p: Pair<'_, Rule>) -> Vec<Clause> {
+        let mut out = Vec::new();
+        for q in kids(p) {
+            match q.as_rule() {
+                Rule::for_clause => {
+                    for g in kids(q) {
+                        let sp = span(&g);
+                        let mut it = kids(g);
+                        let pat = self.pattern(it.next().expect("grammar: pattern"));
+                        let iter = self.expr(it.next().expect("grammar: iterable"));
+                        out.push(Clause::For {
+                            pat,
+                            iter,
+                            span: sp,
+                        });
+                    }
+                }
+                Rule::where_clause => {
+                    if let Some(e) = kids(q).next() {
+                        out.push(Clause::Where(self.expr(e)));
+                    }
+                }
+                _ => {
+                    let sp = span(&q);
+                    let mut it = kids(q);
+                    let pat = self.pattern(it.next().expect("grammar: pattern"));
+                    let value = self.expr(it.next().expect("grammar: let value"));
+                    out.push(Clause::Let {
+                        pat,
+                        value,
+                        span: sp,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    fn pattern(&self, p: Pair<'_, Rule>) -> Pattern {
+        let p = first(p);
+        match p.as_rule() {
+            Rule::wildcard => Pattern::Wildcard(span(&p)),
+            Rule::ident => Pattern::Name(self.ident(p)),
+            _ => {
+                let sp = span(&p);
+                Pattern::Tuple(kids(p).map(|q| self.pattern(q)).collect(), sp)
+            }
+        }
+    }
+
+    fn expr(&self, p: Pair<'_, Rule>) -> Expr {
+        let p = first(p);
+        match p.as_rule() {
+            Rule::if_expr => {
+                let sp = span(&p);
+                let mut it = kids(p).map(|q| Box::new(self.expr(q)));
+                let cond = it.next().expect("grammar: condition");
+                let then = it.next().expect("grammar: then");
+                let otherwise = it.next().expect("grammar: else");
+                Expr {
+                    kind: ExprKind::If {
+                        cond,
+                        then,
+                        otherwise,
+                    },
+                    span: sp,
+                }
+            }
+            _ => self.operators(p),
+        }
+    }
+
+    fn bound_expr(&self, p: Pair<'_, Rule>) -> Expr {
+        self.operators(p)
+    }
+
+    /// An `op_expr` or `bound_expr`: operands and operators in a row, to the Pratt parser.
+    fn operators(&self, p: Pair<'_, Rule>) -> Expr {
+        let sp = span(&p);
+        let mut run = 0;
+        for q in p.clone().into_inner() {
+            run = if matches!(q.as_rule(), Rule::op_neg | Rule::op_not) {
+                run + 1
+            } else {
+                0
+            };
+            if run > MAX_PREFIX_RUN {
+                self.error(SyntaxError::TooDeep {
+                    src: self.src.named(),
+                    at: span(&q).into(),
+                    limit: MAX_PREFIX_RUN,
+                });
+                return Expr {
+                    kind: ExprKind::Int(0),
+                    span: sp,
+                };
+            }
+        }
+        PRATT
+            .map_primary(|q| self.primary(q))
+            .map_prefix(|op, e| {
+                let op_kind = match op.as_rule() {
+                    Rule::op_neg => UnaryOp::Neg,
+                    _ => UnaryOp::Not,
+                };
+                Expr {
+                    span: span(&op).to(e.span),
+                    kind: ExprKind::Unary {
+                        op: op_kind,
+                        expr: Box::new(e),
+                    },
+                }
+            })
+            .map_postfix(|e, op| {
+                let sp = e.span.to(span(&op));
+                let index = kids(op)
+                    .next()
+                    .map(|q| self.expr(q))
+                    .expect("grammar: index");
+                Expr {
+                    kind: ExprKind::Index {
+                        base: Box::new(e),
+                        index: Box::new(index),
+                    },
+                    span: sp,
+                }
+            })
+            .map_infix(|l, op, r| self.infix(l, op, r))
+            .parse(p.into_inner())
+    }
+
+    fn infix(&self, lhs: Expr, op: Pair<'_, Rule>, rhs: Expr) -> Expr {
+        let sp = lhs.span.to(rhs.span);
+        let op_span = span(&op);
+        let bin = |b: BinaryOp| (Some(b), false);
+        let (binop, inclusive) = match op.as_rule() {
+            Rule::op_or => bin(BinaryOp::Or),
+            Rule::op_and => bin(BinaryOp::And),
+            Rule::op_eq => bin(BinaryOp::Eq),
+            Rule::op_ne => bin(BinaryOp::Ne),
+            Rule::op_lt => bin(BinaryOp::Lt),
+            Rule::op_le => bin(BinaryOp::Le),
+            Rule::op_gt => bin(BinaryOp::Gt),
+            Rule::op_ge => bin(BinaryOp::Ge),
+            Rule::op_in => bin(BinaryOp::In),
+            Rule::op_not_in => bin(BinaryOp::NotIn),
+            Rule::op_union => bin(BinaryOp::Union),
+            Rule::op_inter => bin(BinaryOp::Intersect),
+            Rule::op_add => bin(BinaryOp::Add),
+            Rule::op_sub => bin(BinaryOp::Sub),
+            Rule::op_mul => bin(BinaryOp::Mul),
+            Rule::op_div => bin(BinaryOp::Div),
+            Rule::op_rem => bin(BinaryOp::Rem),
+            Rule::op_range_incl => (None, true),
+            _ => (None, false),
+        };
+        self.check_chain(&lhs, binop, op_span);
+        let kind = match binop {
+            Some(op) => ExprKind::Binary {
+                op,
+                op_span,
+                lhs: Box::new(lhs),
+                rhs: Box::new(rhs),
+            },
+            None => ExprKind::Range {
+                lo: Box::new(lhs),
+                hi: Box::new(rhs),
+                inclusive,
+            },
+        };
+        Expr { kind, span: sp }
+    }
+
+    /// Comparisons and ranges do not associate: `a < b < c` and `a..b..c` are errors
+    /// unless the left one is in parentheses (a parenthesized expression's span
+    /// includes its parentheses, which is how it is told apart).
+    fn check_chain(&self, lhs: &Expr, op: Option<BinaryOp>, op_span: Span) {
+        let is_cmp = |o: BinaryOp| {
+            use BinaryOp::*;
+            matches!(o, Eq | Ne | Lt | Le | Gt | Ge | In | NotIn)
+        };
+        let first = match (&lhs.kind, op) {
+            (
+                ExprKind::Binary {
+                    op: l,
+                    op_span,
+                    lhs: ll,
+                    rhs: lr,
+                },
+                Some(o),
+            ) if is_cmp(*l) && is_cmp(o) && lhs.span == ll.span.to(lr.span) => {
+                Some((*op_span, "comparisons", "comparison", CMP_HELP))
+            }
+            (ExprKind::Range { lo, hi, .. }, None) if lhs.span == lo.span.to(hi.span) => {
+                let at = op_after(self.src.text(), lo.span);
+                Some((at, "ranges", "range", RANGE_HELP))
+            }
+            _ => None,
+        };
+        if let Some((first, what, one, help)) = first {
+            self.error(SyntaxError::Chained {
+                src: self.src.named(),
+                first: first.into(),
+                second: op_span.into(),
+                what,
+                one,
+                help,
+            });
+        }
+    }
+
+    fn primary(&self, p: Pair<'_, Rule>) -> Expr {
+        let sp = span(&p);
+        let kind = match p.as_rule() {
+            Rule::int => match literals::int_value(p.as_str()) {
+                Some(v) => ExprKind::Int(v),
+                None => {
+                    self.error(SyntaxError::IntTooLarge {
+                        src: self.src.named(),
+                        at: sp.into(),
+                        text: p.as_str().to_string(),
+                    });
+                    ExprKind::Int(0)
+                }
+            },
+            Rule::boolean => ExprKind::Bool(p.as_str() == "true"),
+            Rule::string => {
+                let text = p.as_str();
+                ExprKind::Str(self.string(&text[1..text.len() - 1], sp.start as usize + 1))
+            }
+            Rule::block_string => {
+                let text = p.as_str();
+                ExprKind::Str(literals::dedent(&text[3..text.len() - 3]))
+            }
+            Rule::unterminated_block_string => {
+                self.unterminated(sp, "\"\"\"", "");
+                ExprKind::Str(literals::dedent(&p.as_str()[3..]))
+            }
+            Rule::unterminated_string => {
+                self.unterminated(
+                    sp,
+                    "\"",
+                    "; a string stays on one line, use a `\"\"\"` block for several",
+                );
+                ExprKind::Str(self.string(&p.as_str()[1..], sp.start as usize + 1))
+            }
+            Rule::ident => ExprKind::Name(self.ident(p)),
+            Rule::call => {
+                let mut it = kids(p);
+                let func = self.ident(it.next().expect("grammar: function name"));
+                ExprKind::Call {
+                    func,
+                    args: self.elements(it),
+                }
+            }
+            Rule::parens => {
+                let trailing = p
+                    .clone()
+                    .into_inner()
+                    .any(|q| q.as_rule() == Rule::trailing_comma);
+                let mut items: Vec<Expr> = kids(p)
+                    .filter(|q| q.as_rule() == Rule::expr)
+                    .map(|q| self.expr(q))
+                    .collect();
+                if items.len() == 1 && !trailing {
+                    let mut inner = items.pop().expect("one element");
+                    inner.span = sp;
+                    return inner;
+                }
+                ExprKind::Tuple(items)
+            }
+            Rule::list => {
+                let mut elems = self.elements(kids(p));
+                match elems.pop() {
+                    Some(Expr {
+                        kind: ExprKind::ListComp { elem, clauses },
+                        ..
+                    }) if elems.is_empty() => ExprKind::ListComp { elem, clauses },
+                    Some(e) => {
+                        elems.push(e);
+                        ExprKind::List(elems)
+                    }
+                    None => ExprKind::List(elems),
+                }
+            }
+            _ => self.braces(p),
+        };
+        Expr { kind, span: sp }
+    }
+
+    /// The elements of a call or a list: expressions, or one element and the clauses
+    /// of a comprehension (which become one `ListComp`).
+    fn elements<'i>(&self, it: impl Iterator<Item = Pair<'i, Rule>>) -> Vec<Expr> {
+        let mut out: Vec<Expr> = Vec::new();
+        for q in it {
+            match q.as_rule() {
+                Rule::expr => out.push(self.expr(q)),
+                Rule::comp_clauses => {
+                    let clauses = self.clauses(q.clone());
+                    if let Some(elem) = out.pop() {
+                        out.push(Expr {
+                            span: elem.span.to(span(&q)),
+                            kind: ExprKind::ListComp {
+                                elem: Box::new(elem),
+                                clauses,
+                            },
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    fn braces(&self, p: Pair<'_, Rule>) -> ExprKind {
+        let mut it = kids(p);
+        let Some(first_expr) = it.next() else {
+            return ExprKind::Set(Vec::new());
+        };
+        let first_expr = self.expr(first_expr);
+        let Some(tail) = it.next() else {
+            return ExprKind::Set(vec![first_expr]);
+        };
+        if tail.as_rule() == Rule::set_tail {
+            let mut items = vec![first_expr];
+            for q in kids(tail) {
+                match q.as_rule() {
+                    Rule::comp_clauses => {
+                        let elem = Box::new(items.pop().expect("the first element"));
+                        return ExprKind::SetComp {
+                            elem,
+                            clauses: self.clauses(q),
+                        };
+                    }
+                    Rule::expr => items.push(self.expr(q)),
+                    _ => {}
+                }
+            }
+            return ExprKind::Set(items);
+        }
+        // A map: the first value, then a comprehension or the other entries.
+        let mut tail = kids(tail);
+        let value = self.expr(tail.next().expect("grammar: map value"));
+        let mut entries = vec![(first_expr, value)];
+        for q in tail {
+            match q.as_rule() {
+                Rule::comp_clauses => {
+                    let (key, value) = entries.pop().expect("the first entry");
+                    return ExprKind::MapComp {
+                        key: Box::new(key),
+                        value: Box::new(value),
+                        clauses: self.clauses(q),
+                    };
+                }
+                Rule::map_entry => {
+                    let mut kv = kids(q).map(|e| self.expr(e));
+                    let k = kv.next().expect("grammar: key");
+                    let v = kv.next().expect("grammar: value");
+                    entries.push((k, v));
+                }
+                _ => {}
+            }
+        }
+        ExprKind::Map(entries)
+    }
+
+    /// The value of a `"..."` string's inside, reporting unknown escapes; `offset` is
+    /// where the inside starts in the file.
+    fn string(&self, inner: &str, offset: usize) -> String {
+        let (value, bad) = literals::unescape(inner);
+        for (a, b) in bad {
+            self.error(SyntaxError::InvalidEscape {
+                src: self.src.named(),
+                at: Span::new(offset + a, offset + b).into(),
+                text: inner[a..b].to_string(),
+            });
+        }
+        value
+    }
+
+    fn unterminated(&self, sp: Span, quote: &'static str, more: &'static str) {
+        self.error(SyntaxError::UnterminatedString {
+            src: self.src.named(),
+            at: sp.into(),
+            quote,
+            more,
+        });
+    }
+}
+
+const CMP_HELP: &str = "to test both, write `a < b and b < c`; to compare with the result, \
+                        put the first comparison in parentheses";
+const RANGE_HELP: &str = "put the first range in parentheses if you really mean a range of ranges";
+
+/// The only child of a wrapper rule such as `decl` or `expr`.
+fn first(p: Pair<'_, Rule>) -> Pair<'_, Rule> {
+    let sp = p.clone();
+    p.into_inner().next().unwrap_or(sp)
+}
+
+/// The span of the `..` or `..=` right after `lo` (skipping whitespace), for labels.
+fn op_after(text: &str, lo: Span) -> Span {
+    let start = lo.end as usize;
+    let rest = text.get(start..).unwrap_or("");
+    let skip = rest.len() - rest.trim_start().len();
+    let len = if rest.trim_start().starts_with("..=") {
+        3
+    } else {
+        2
+    };
+    Span::new(start + skip, start + skip + len)
+}
+
+#[cfg(test)]
+#[path = "parser_tests.rs"]
+mod tests;

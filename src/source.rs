@@ -102,7 +102,7 @@ impl SourceFile {
 
     /// The source in the form miette renders: name plus text.
     pub fn named(&self) -> NamedSource<Arc<str>> {
-        NamedSource::new(self.name.to_string(), Arc::clone(&self.text))
+        NamedSource::new(&self.name, Arc::clone(&self.text))
     }
 }
 

@@ -156,7 +156,7 @@ pub enum SyntaxError {
         #[source_code]
         src: NamedSource<Arc<str>>,
         /// The objective.
-        #[label("more options can always be had by covering less; only fewest makes sense")]
+        #[label("only the number of options can be minimized, not maximized")]
         at: SourceSpan,
     },
 
@@ -277,6 +277,9 @@ pub(crate) fn describe(rule: Rule) -> &'static [(u8, &'static str)] {
         kw_count | objective_what => &[(2, "`count` or `cost`")],
         kw_item => &[(2, "`item`")],
         ident | fn_params => &[(3, "a name")],
+        op_or | op_and | op_eq | op_ne | op_le | op_lt | op_ge | op_gt | op_not_in | op_in
+        | op_range_incl | op_range | op_union | op_inter | op_add | op_sub | op_mul | op_div
+        | op_rem => &[(3, "an operator")],
         cover_entry => &[(3, "an item name")],
         type_expr => &[(3, "a type, such as `int` or `grid[N, N]`")],
         pattern | generator | wildcard | tuple_pattern => &[(3, "a loop variable")],
@@ -299,9 +302,6 @@ pub(crate) fn describe(rule: Rule) -> &'static [(u8, &'static str)] {
         | list
         | braces
         | set_tail => &[(6, "an expression")],
-        op_or | op_and | op_eq | op_ne | op_le | op_lt | op_ge | op_gt | op_not_in | op_in
-        | op_range_incl | op_range | op_union | op_inter | op_add | op_sub | op_mul | op_div
-        | op_rem => &[(7, "an operator")],
         EOI | model | decl | param_decl | let_decl | fn_decl | item_decl | item_class
         | option_decl | force_decl | objective | kw_param | kw_let | kw_fn | kw_option
         | kw_force | kw_secondary | kw_colored | kw_minimize | kw_maximize => {
@@ -313,7 +313,10 @@ pub(crate) fn describe(rule: Rule) -> &'static [(u8, &'static str)] {
     }
 }
 
-/// "a", "a or b", "a, b or c" from the expected rules, most useful first, at most four.
+/// The expected alternatives in words, most useful first, without repeats.
+///
+/// When an operator would do, `(` and `[` (a call or an index after a name) go
+/// without saying and are left out.
 pub(crate) fn expected_words(rules: &[Rule]) -> Vec<&'static str> {
     let mut all: Vec<(u8, &'static str)> = rules
         .iter()
@@ -326,9 +329,14 @@ pub(crate) fn expected_words(rules: &[Rule]) -> Vec<&'static str> {
             words.push(w);
         }
     }
-    words.truncate(4);
+    if words.contains(&"an operator") {
+        words.retain(|w| !matches!(*w, "`(`" | "`[`"));
+    }
     words
 }
+
+/// At most this many alternatives are named in a message.
+const SHOWN: usize = 4;
 
 /// Joins words as a person would: "a", "a or b", "a, b or c".
 pub(crate) fn join_or(words: &[&str]) -> String {
@@ -339,11 +347,22 @@ pub(crate) fn join_or(words: &[&str]) -> String {
     }
 }
 
-/// The first token at or after `pos` (skipping whitespace and comments): its span and
-/// how it reads in "found ...".
-pub(crate) fn token_at(text: &str, pos: usize) -> (Span, String, Option<String>) {
+/// The first token at or after an error position.
+pub(crate) struct Token {
+    /// Where it is (empty at the end of the file).
+    pub span: Span,
+    /// How it reads in "found ...".
+    pub shown: String,
+    /// The word, if the token is a name or a keyword.
+    pub word: Option<String>,
+    /// Whether that word is reserved.
+    pub reserved: bool,
+}
+
+/// The first token at or after `pos`, skipping whitespace and comments.
+pub(crate) fn token_at(text: &str, pos: usize) -> Token {
     let mut pos = pos.min(text.len());
-    // pest reports where a rule started, which may be before whitespace or a comment.
+    // pest may report where a rule started, before whitespace or a comment.
     loop {
         let rest = &text[pos..];
         let trimmed = rest.trim_start();
@@ -354,50 +373,52 @@ pub(crate) fn token_at(text: &str, pos: usize) -> (Span, String, Option<String>)
             break;
         }
     }
+    let token = |start: usize, len: usize, shown: String| Token {
+        span: Span::new(start, start + len),
+        shown,
+        word: None,
+        reserved: false,
+    };
     let rest = &text[pos..];
     let Some(c) = rest.chars().next() else {
-        return (Span::new(pos, pos), "end of file".to_string(), None);
+        // Point just after the last thing written, where the missing part would go.
+        let end = text.trim_end().len();
+        return token(end, 0, "end of file".to_string());
     };
-    if c.is_ascii_alphabetic() || c == '_' {
+    if c.is_ascii_alphanumeric() || c == '_' {
         let len = rest
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .unwrap_or(rest.len());
         let word = &rest[..len];
-        let span = Span::new(pos, pos + len);
-        if RESERVED.contains(&word) {
-            return (
-                span,
-                format!("the keyword `{word}`"),
-                Some(word.to_string()),
-            );
+        if c.is_ascii_digit() {
+            return token(pos, len, format!("`{word}`"));
         }
-        return (span, format!("`{word}`"), None);
-    }
-    if c.is_ascii_digit() {
-        let len = rest
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .unwrap_or(rest.len());
-        return (
-            Span::new(pos, pos + len),
-            format!("`{}`", &rest[..len]),
-            None,
-        );
+        let reserved = RESERVED.contains(&word);
+        let shown = if reserved {
+            format!("keyword `{word}`")
+        } else {
+            format!("`{word}`")
+        };
+        return Token {
+            word: Some(word.to_string()),
+            reserved,
+            ..token(pos, len, shown)
+        };
     }
     if c == '"' {
-        return (Span::new(pos, pos + 1), "a string".to_string(), None);
+        return token(pos, 1, "a string".to_string());
     }
     for op in ["..=", "..", "==", "!=", "<=", ">="] {
         if rest.starts_with(op) {
-            return (Span::new(pos, pos + op.len()), format!("`{op}`"), None);
+            return token(pos, op.len(), format!("`{op}`"));
         }
     }
-    let len = c.len_utf8();
     let shown = if c.is_control() {
-        format!("the character {:?}", c)
+        format!("the character {c:?}")
     } else {
         format!("`{c}`")
     };
-    (Span::new(pos, pos + len), shown, None)
+    token(pos, c.len_utf8(), shown)
 }
 
 /// Turns pest's error into a diagnostic.
@@ -407,63 +428,148 @@ pub(crate) fn from_pest(src: &SourceFile, err: pest::error::Error<Rule>) -> Synt
         InputLocation::Pos(p) => p,
         InputLocation::Span((p, _)) => p,
     };
-    let text = src.text();
-    let (span, found, keyword) = token_at(text, pos);
+    let tok = token_at(src.text(), pos);
     let rules = match &err.variant {
         ErrorVariant::ParsingError { positives, .. } => positives.clone(),
         ErrorVariant::CustomError { .. } => {
             // pest's own stack guard; the bracket limit normally catches this first.
             return SyntaxError::TooDeep {
                 src: src.named(),
-                at: span.into(),
+                at: tok.span.into(),
                 limit: super::parser::MAX_DEPTH,
             };
         }
     };
     let words = expected_words(&rules);
-    let wants_name = words
-        .iter()
-        .any(|w| matches!(*w, "a name" | "an item name" | "a loop variable"));
-    if let (Some(word), true) = (keyword, wants_name) {
-        let names: Vec<&str> = words
-            .iter()
-            .copied()
-            .filter(|w| matches!(*w, "a name" | "an item name" | "a loop variable"))
-            .collect();
-        return SyntaxError::KeywordAsName {
+    let is_name = |w: &&str| matches!(*w, "a name" | "an item name" | "a loop variable");
+    let after_comma = src.text()[..tok.span.start as usize]
+        .trim_end()
+        .ends_with(',');
+    let starts_decl = tok
+        .word
+        .as_deref()
+        .is_some_and(|w| DECL_KEYWORDS.contains(&w));
+    if after_comma && starts_decl {
+        // `covers a, b,` and then the next declaration: the comma is the mistake.
+        return SyntaxError::Unexpected {
             src: src.named(),
-            at: span.into(),
-            expected: join_or(&names),
-            word,
+            at: tok.span.into(),
+            expected: join_or(&words[..words.len().min(SHOWN)]),
+            found: tok.shown,
+            help: "a `,` must be followed by another entry: remove the comma at the end \
+                   of the list before this declaration"
+                .to_string(),
         };
     }
-    let help = help_for(&words, &found);
+    if let (Some(word), true) = (&tok.word, tok.reserved && words.iter().any(is_name)) {
+        let names: Vec<&str> = words.iter().copied().filter(is_name).collect();
+        return SyntaxError::KeywordAsName {
+            src: src.named(),
+            at: tok.span.into(),
+            expected: join_or(&names),
+            word: word.clone(),
+        };
+    }
+    let help = help_for(&words, &tok);
     SyntaxError::Unexpected {
         src: src.named(),
-        at: span.into(),
-        expected: join_or(&words),
-        found,
+        at: tok.span.into(),
+        expected: join_or(&words[..words.len().min(SHOWN)]),
+        found: tok.shown,
         help,
     }
 }
 
-/// A help line for an unexpected token: specific advice for the usual slips, else what
+fn word_len(tok: &Token) -> usize {
+    tok.word.as_ref().map_or(0, |w| w.len())
+}
+
+/// The keywords that start a declaration.
+const DECL_KEYWORDS: &[&str] = &[
+    "param",
+    "let",
+    "fn",
+    "item",
+    "option",
+    "force",
+    "secondary",
+    "colored",
+    "minimize",
+    "maximize",
+];
+
+/// A help line for an unexpected token: a misspelled keyword, the usual slips, or what
 /// to write.
-fn help_for(words: &[&str], found: &str) -> String {
+fn help_for(words: &[&str], tok: &Token) -> String {
     let wants = |w: &str| words.contains(&w);
-    if found == "`=`" && wants("an operator") {
+    if let (Some(word), false, true) = (&tok.word, tok.reserved, word_len(tok) >= 3) {
+        // A word where a keyword would do is most likely a misspelled keyword (short
+        // words are more likely names with something missing before them).
+        let mut keywords: Vec<&str> = Vec::new();
+        for w in words {
+            match *w {
+                "a declaration" => keywords.extend(DECL_KEYWORDS),
+                "`count` or `cost`" => keywords.extend(["count", "cost"]),
+                w if w.starts_with('`') && w[1..].starts_with(char::is_alphabetic) => {
+                    keywords.push(w.trim_matches('`'));
+                }
+                _ => {}
+            }
+        }
+        if let Some(k) = crate::diag::suggest::did_you_mean(word, keywords) {
+            return format!("did you mean `{k}`?");
+        }
+    }
+    if matches!(tok.word.as_deref(), Some("where" | "let")) && wants("`for`") && tok.reserved {
+        return "the clauses of a comprehension start with `for`, as in \
+                `[x for x in s where x > 0]`"
+            .to_string();
+    }
+    if tok.shown == "`=`" && wants("an operator") {
         return "to compare two values, write `==`".to_string();
+    }
+    if tok.shown == "end of file" {
+        if let Some(w) = words.first() {
+            return format!("the model ends too early: add {w} at the end");
+        }
+    }
+    if words.first() == Some(&"an operator") && wants("a declaration") {
+        return "either an operator is missing, or a declaration starts here: declarations \
+                start with `param`, `let`, `fn`, `item`, `option`, `force`, `minimize` or \
+                `maximize`"
+            .to_string();
     }
     if words.first() == Some(&"a declaration") {
         return "a declaration starts with `param`, `let`, `fn`, `item`, `option`, `force`, \
                 `minimize` or `maximize`"
             .to_string();
     }
-    if let (true, Some(w)) = (found == "end of file", words.first()) {
-        return format!("the model ends too early: add {w} at the end");
-    }
     match words.first() {
         Some(w) => format!("write {w} here, or check what comes before"),
         None => "remove this".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every syntax code has an explanation and at least one golden test.
+    #[test]
+    fn every_code_is_explained_and_tested() {
+        let ui: Vec<String> = std::fs::read_dir("tests/ui/syntax")
+            .expect("tests/ui/syntax")
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .collect();
+        for n in 1..=11 {
+            let code = format!("E{n:04}");
+            assert!(
+                crate::diag::explain(&code).is_some(),
+                "docs/errors/{code}.md"
+            );
+            assert!(
+                ui.iter()
+                    .any(|f| f.starts_with(&code) && f.ends_with(".dlx")),
+                "tests/ui/syntax/{code}-*.dlx"
+            );
+        }
     }
 }

@@ -393,3 +393,25 @@ fn no_panic_on_prefixes_and_noise() {
     let nots = format!("{}1", "not ".repeat(10_000));
     assert!(parse_expr(&src(&nots)).is_err());
 }
+
+#[test]
+fn lets_at_the_end_of_a_declaration() {
+    // A trailing `let NAME` is the next declaration, not a clause of the last one.
+    let m = parse(&src("force f[i] for i in s\nlet y = 2")).unwrap();
+    assert_eq!(m.decls.len(), 2);
+    // A `let` followed by a clause is a clause.
+    let m = parse(&src(
+        "item a[j] for i in s let j = i where j > 0\nlet y = 2",
+    ))
+    .unwrap();
+    let Decl::Item(a) = &m.decls[0] else { panic!() };
+    assert_eq!(a.clauses.len(), 3);
+    // A destructuring `let` is always a clause.
+    let text = "option o covers h[x, y] for p in at let (x, y) = p\nlet y = 2";
+    let m = parse(&src(text)).unwrap();
+    assert_eq!(m.decls.len(), 2);
+    let Decl::Option(o) = &m.decls[0] else {
+        panic!()
+    };
+    assert_eq!(cl(&o.covers[0].clauses), "for p in at, let (x y) = p");
+}

@@ -6,6 +6,7 @@
 
 pub mod ast;
 pub mod errors;
+mod expr;
 mod literals;
 mod parser;
 

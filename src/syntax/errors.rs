@@ -5,7 +5,7 @@
 //! the tree is built (bad escapes, integers too large, `maximize count`, ...) do not stop
 //! the parse and are all collected.
 //!
-//! pest names what it expected by grammar rule; [`describe`] is the rename table that
+//! pest names what it expected by grammar rule; `describe` is the rename table that
 //! turns those names into the words a user reads, with a priority so the most useful
 //! alternatives come first.
 

@@ -1,4 +1,4 @@
-//! From text to [`ast::Model`]: pest parses with `grammar/dlx.pest`, then one function
+//! From text to [`super::ast::Model`]: pest parses with `grammar/dlx.pest`, then one function
 //! per grammar rule builds the typed tree, and a Pratt parser resolves operators.
 //!
 //! pest stops at the first syntax error, so at most one of those is reported. Mistakes

@@ -58,6 +58,9 @@ pub enum SyntaxError {
         /// The unexpected token.
         #[label("unexpected {found}")]
         at: SourceSpan,
+        /// The bracket still open, when closing it is what is expected.
+        #[label("this bracket is still open")]
+        opened: Option<SourceSpan>,
         /// What would have been accepted, in words.
         expected: String,
         /// What is there, in words.
@@ -454,6 +457,7 @@ pub(crate) fn from_pest(src: &SourceFile, err: pest::error::Error<Rule>) -> Synt
         return SyntaxError::Unexpected {
             src: src.named(),
             at: tok.span.into(),
+            opened: None,
             expected: join_or(&words[..words.len().min(SHOWN)]),
             found: tok.shown,
             help: "a `,` must be followed by another entry: remove the comma at the end \
@@ -471,9 +475,16 @@ pub(crate) fn from_pest(src: &SourceFile, err: pest::error::Error<Rule>) -> Synt
         };
     }
     let help = help_for(&words, &tok);
+    // When a closing bracket is the most useful thing to write, show where it opened:
+    // the error itself is often far below, at the next declaration.
+    let opened = match words.first() {
+        Some(&"`)`" | &"`]`" | &"`}`") => innermost_open(src.text(), tok.span.start as usize),
+        _ => None,
+    };
     SyntaxError::Unexpected {
         src: src.named(),
         at: tok.span.into(),
+        opened: opened.map(Into::into),
         expected: join_or(&words[..words.len().min(SHOWN)]),
         found: tok.shown,
         help,
@@ -482,6 +493,39 @@ pub(crate) fn from_pest(src: &SourceFile, err: pest::error::Error<Rule>) -> Synt
 
 fn word_len(tok: &Token) -> usize {
     tok.word.as_ref().map_or(0, |w| w.len())
+}
+
+/// The innermost bracket still open at `pos`, skipping strings and comments.
+fn innermost_open(text: &str, pos: usize) -> Option<Span> {
+    let mut open: Vec<usize> = Vec::new();
+    let mut bytes = text.as_bytes()[..pos.min(text.len())].iter().enumerate();
+    while let Some((i, b)) = bytes.next() {
+        match b {
+            b'(' | b'[' | b'{' => open.push(i),
+            b')' | b']' | b'}' => {
+                open.pop();
+            }
+            b'#' => {
+                for (_, c) in bytes.by_ref() {
+                    if *c == b'\n' {
+                        break;
+                    }
+                }
+            }
+            b'"' => {
+                let mut escaped = false;
+                for (_, c) in bytes.by_ref() {
+                    match c {
+                        b'\\' if !escaped => escaped = true,
+                        b'"' | b'\n' if !escaped => break,
+                        _ => escaped = false,
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    open.pop().map(|i| Span::new(i, i + 1))
 }
 
 /// The keywords that start a declaration.
@@ -545,6 +589,9 @@ fn help_for(words: &[&str], tok: &Token) -> String {
             .to_string();
     }
     match words.first() {
+        Some(w @ (&"`)`" | &"`]`" | &"`}`")) => {
+            format!("close the bracket with {w} before this")
+        }
         Some(w) => format!("write {w} here, or check what comes before"),
         None => "remove this".to_string(),
     }

@@ -91,13 +91,25 @@ impl Builder<'_> {
                 };
             }
         }
-        PRATT
+        let expr = PRATT
             .map_primary(|q| self.primary(q))
             .map_prefix(|op, e| {
                 let op_kind = match op.as_rule() {
                     Rule::op_neg => UnaryOp::Neg,
                     _ => UnaryOp::Not,
                 };
+                let mut pending = self.min_literals.borrow_mut();
+                if let (UnaryOp::Neg, Some(i)) =
+                    (op_kind, pending.iter().position(|s| *s == e.span))
+                {
+                    // `-9223372036854775808` is i64::MIN, a literal of its own.
+                    pending.swap_remove(i);
+                    return Expr {
+                        span: span(&op).to(e.span),
+                        kind: ExprKind::Int(i64::MIN),
+                    };
+                }
+                drop(pending);
                 Expr {
                     span: span(&op).to(e.span),
                     kind: ExprKind::Unary {
@@ -121,7 +133,15 @@ impl Builder<'_> {
                 }
             })
             .map_infix(|l, op, r| self.infix(l, op, r))
-            .parse(p.into_inner())
+            .parse(p.into_inner());
+        for at in self.min_literals.take() {
+            self.error(SyntaxError::IntTooLarge {
+                src: self.src.named(),
+                at: at.into(),
+                text: at.slice(self.src.text()).to_string(),
+            });
+        }
+        expr
     }
 
     fn infix(&self, lhs: Expr, op: Pair<'_, Rule>, rhs: Expr) -> Expr {
@@ -209,6 +229,11 @@ impl Builder<'_> {
         let kind = match p.as_rule() {
             Rule::int => match literals::int_value(p.as_str()) {
                 Some(v) => ExprKind::Int(v),
+                None if p.as_str().replace('_', "") == "9223372036854775808" => {
+                    // Only valid right after a `-`; decided in `map_prefix`.
+                    self.min_literals.borrow_mut().push(sp);
+                    ExprKind::Int(i64::MIN)
+                }
                 None => {
                     self.error(SyntaxError::IntTooLarge {
                         src: self.src.named(),

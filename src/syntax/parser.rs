@@ -176,6 +176,9 @@ pub(super) fn kids<'i>(p: Pair<'i, Rule>) -> impl Iterator<Item = Pair<'i, Rule>
 pub(super) struct Builder<'s> {
     pub(super) src: &'s SourceFile,
     errors: RefCell<Vec<SyntaxError>>,
+    /// Literals `9223372036854775808` not yet known to be the operand of a `-` (which
+    /// makes them `i64::MIN`); the ones left at the end of an expression are errors.
+    pub(super) min_literals: RefCell<Vec<Span>>,
 }
 
 impl<'s> Builder<'s> {
@@ -183,6 +186,7 @@ impl<'s> Builder<'s> {
         Builder {
             src,
             errors: RefCell::new(Vec::new()),
+            min_literals: RefCell::new(Vec::new()),
         }
     }
 

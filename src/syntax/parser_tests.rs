@@ -112,6 +112,11 @@ fn precedence() {
 #[test]
 fn literals_and_brackets() {
     check("1_000_000", "1000000");
+    check("-9_223_372_036_854_775_808", "-9223372036854775808");
+    check("-9223372036854775807", "(neg 9223372036854775807)");
+    assert!(parse_expr(&src("9223372036854775808")).is_err());
+    assert!(parse_expr(&src("-(9223372036854775808)")).is_err());
+    assert!(parse_expr(&src("1 - 9223372036854775808")).is_err());
     check(r#""a\tb""#, "\"a\\tb\"");
     check("(a)", "a");
     check("(a,)", "(tuple a)");

@@ -509,7 +509,16 @@ impl<'s> Builder<'s> {
             Rule::ident => Pattern::Name(self.ident(p)),
             _ => {
                 let sp = span(&p);
-                Pattern::Tuple(kids(p).map(|q| self.pattern(q)).collect(), sp)
+                let comma = p.clone().into_inner().any(|q| q.as_rule() == Rule::comma);
+                let mut pats: Vec<Pattern> = kids(p).map(|q| self.pattern(q)).collect();
+                // `(x)` is just `x`, as in expressions; `(x,)` is a one-element tuple.
+                match (pats.pop(), comma) {
+                    (Some(only), false) if pats.is_empty() => only,
+                    (last, _) => {
+                        pats.extend(last);
+                        Pattern::Tuple(pats, sp)
+                    }
+                }
             }
         }
     }

@@ -148,6 +148,8 @@ fn literals_and_brackets() {
         "(listc y for x in s, let y = (+ x 1))",
     );
     check("[1 for _ in s]", "(listc 1 for _ in s)");
+    check("[x for (x) in s]", "(listc x for x in s)");
+    check("[x for (x,) in s]", "(listc x for (x) in s)");
 }
 
 #[test]

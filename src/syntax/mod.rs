@@ -5,3 +5,10 @@
 //! that name what was expected in a user's words.
 
 pub mod ast;
+pub mod errors;
+mod expr;
+mod literals;
+mod parser;
+
+pub use errors::SyntaxError;
+pub use parser::{parse, parse_expr};

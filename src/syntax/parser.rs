@@ -1,0 +1,535 @@
+//! From text to [`super::ast::Model`]: pest parses with `grammar/dlx.pest`, then one function
+//! per grammar rule builds the typed tree, and a Pratt parser resolves operators.
+//!
+//! pest stops at the first syntax error, so at most one of those is reported. Mistakes
+//! found while the tree is built (bad escapes, integers too large, `maximize count`,
+//! chained comparisons, options without `covers`) are all collected, and the parse
+//! fails if there is any.
+
+use std::cell::RefCell;
+
+use pest::Parser as _;
+use pest::iterators::{Pair, Pairs};
+use pest_derive::Parser;
+
+use super::ast::*;
+use super::errors::{self, SyntaxError};
+use crate::diag::Diagnostics;
+use crate::source::{SourceFile, Span};
+
+/// The pest parser generated from the grammar.
+#[derive(Parser)]
+#[grammar = "../grammar/dlx.pest"]
+pub(super) struct DlxParser;
+
+/// How deeply brackets may nest. Far beyond what a model needs, and low enough that
+/// neither pest nor the tree builder can run out of stack.
+pub(crate) const MAX_DEPTH: usize = 64;
+
+/// Parses a whole model.
+///
+/// On failure the diagnostics hold the first syntax error pest found, or every mistake
+/// found while building the tree.
+pub fn parse(src: &SourceFile) -> Result<Model, Diagnostics> {
+    let pairs = run_pest(src, Rule::model)?;
+    let b = Builder::new(src);
+    let model = pairs
+        .into_iter()
+        .next()
+        .map(|p| b.model(p))
+        .unwrap_or_else(|| Model {
+            decls: Vec::new(),
+            span: Span::new(0, src.text().len()),
+        });
+    b.finish(model)
+}
+
+/// Parses a single expression that is the whole input, such as the value of
+/// `-p missing={3,12}` on the command line.
+pub fn parse_expr(src: &SourceFile) -> Result<Expr, Diagnostics> {
+    let pairs = run_pest(src, Rule::expr_input)?;
+    let b = Builder::new(src);
+    let expr = pairs
+        .into_iter()
+        .next()
+        .and_then(|p| p.into_inner().find(|q| q.as_rule() == Rule::expr))
+        .map(|p| b.expr(p));
+    match expr {
+        Some(e) => b.finish(e),
+        // The grammar guarantees an expression; this only keeps the function total.
+        None => Err(Diagnostics::new()),
+    }
+}
+
+/// Runs pest after checking the bracket depth, turning its error into a diagnostic.
+fn run_pest(src: &SourceFile, rule: Rule) -> Result<Pairs<'_, Rule>, Diagnostics> {
+    if let Some(at) = too_deep(src.text()) {
+        return Err(one(SyntaxError::TooDeep {
+            src: src.named(),
+            at: at.into(),
+            limit: MAX_DEPTH,
+        }));
+    }
+    DlxParser::parse(rule, src.text()).map_err(|e| one(errors::from_pest(src, e)))
+}
+
+fn one(e: SyntaxError) -> Diagnostics {
+    let mut d = Diagnostics::new();
+    d.push(e);
+    d
+}
+
+/// The first bracket nested deeper than [`MAX_DEPTH`], skipping strings and comments
+/// roughly (a miscount there only changes which error is reported).
+fn too_deep(text: &str) -> Option<Span> {
+    let mut depth = 0usize;
+    let mut bytes = text.bytes().enumerate();
+    while let Some((i, b)) = bytes.next() {
+        match b {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return Some(Span::new(i, i + 1));
+                }
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'#' => {
+                for (_, c) in bytes.by_ref() {
+                    if c == b'\n' {
+                        break;
+                    }
+                }
+            }
+            b'"' => {
+                let mut escaped = false;
+                for (_, c) in bytes.by_ref() {
+                    match c {
+                        b'\\' if !escaped => escaped = true,
+                        b'"' if !escaped => break,
+                        _ => escaped = false,
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The span of a pair, without trailing whitespace.
+///
+/// pest skips whitespace before trying an optional part (`1.. ` in `: 1..` tries an
+/// upper bound), and keeps it in the pair when the part is absent; the end of the last
+/// token inside is where the written text really stops.
+pub(super) fn span(p: &Pair<'_, Rule>) -> Span {
+    Span::new(p.as_span().start(), end_of(p))
+}
+
+fn end_of(p: &Pair<'_, Rule>) -> usize {
+    match p.clone().into_inner().last() {
+        Some(q) => end_of(&q),
+        None => p.as_span().end(),
+    }
+}
+
+/// Whether a rule is punctuation or a keyword: kept in the tree for error messages,
+/// skipped when building.
+fn is_token(rule: Rule) -> bool {
+    use Rule::*;
+    matches!(
+        rule,
+        lparen
+            | rparen
+            | lbrack
+            | rbrack
+            | lbrace
+            | rbrace
+            | comma
+            | colon
+            | assign
+            | EOI
+            | kw_param
+            | kw_let
+            | kw_fn
+            | kw_item
+            | kw_option
+            | kw_force
+            | kw_for
+            | kw_in
+            | kw_where
+            | kw_covers
+            | kw_cost
+            | kw_paint
+            | kw_if
+            | kw_then
+            | kw_else
+    )
+}
+
+/// The children of a pair that carry meaning.
+pub(super) fn kids<'i>(p: Pair<'i, Rule>) -> impl Iterator<Item = Pair<'i, Rule>> {
+    p.into_inner().filter(|q| !is_token(q.as_rule()))
+}
+
+/// The tree builder: one method per grammar rule. Errors are collected in a `RefCell`
+/// because the Pratt parser's callbacks all need the builder at once.
+pub(super) struct Builder<'s> {
+    pub(super) src: &'s SourceFile,
+    errors: RefCell<Vec<SyntaxError>>,
+    /// Literals `9223372036854775808` not yet known to be the operand of a `-` (which
+    /// makes them `i64::MIN`); the ones left at the end of an expression are errors.
+    pub(super) min_literals: RefCell<Vec<Span>>,
+}
+
+impl<'s> Builder<'s> {
+    fn new(src: &'s SourceFile) -> Builder<'s> {
+        Builder {
+            src,
+            errors: RefCell::new(Vec::new()),
+            min_literals: RefCell::new(Vec::new()),
+        }
+    }
+
+    pub(super) fn error(&self, e: SyntaxError) {
+        self.errors.borrow_mut().push(e);
+    }
+
+    fn finish<T>(self, value: T) -> Result<T, Diagnostics> {
+        let errors = self.errors.into_inner();
+        if errors.is_empty() {
+            return Ok(value);
+        }
+        let mut d = Diagnostics::new();
+        for e in errors {
+            d.push(e);
+        }
+        Err(d)
+    }
+
+    fn model(&self, p: Pair<'_, Rule>) -> Model {
+        let decls = kids(p).map(|d| self.decl(d)).collect();
+        Model {
+            decls,
+            span: Span::new(0, self.src.text().len()),
+        }
+    }
+
+    fn decl(&self, p: Pair<'_, Rule>) -> Decl {
+        let p = first(p);
+        match p.as_rule() {
+            Rule::param_decl => Decl::Param(self.param_decl(p)),
+            Rule::let_decl => Decl::Let(self.let_decl(p)),
+            Rule::fn_decl => Decl::Fn(self.fn_decl(p)),
+            Rule::item_decl => Decl::Item(self.item_decl(p)),
+            Rule::option_decl => Decl::Option(self.option_decl(p)),
+            Rule::force_decl => Decl::Force(self.force_decl(p)),
+            _ => Decl::Objective(self.objective(p)),
+        }
+    }
+
+    pub(super) fn ident(&self, p: Pair<'_, Rule>) -> Ident {
+        Ident {
+            name: p.as_str().to_string(),
+            span: span(&p),
+        }
+    }
+
+    fn param_decl(&self, p: Pair<'_, Rule>) -> ParamDecl {
+        let sp = span(&p);
+        let mut it = kids(p);
+        let name = self.ident(it.next().expect("grammar: param name"));
+        let (mut ty, mut default) = (None, None);
+        for q in it {
+            match q.as_rule() {
+                Rule::type_expr => ty = Some(self.type_expr(q)),
+                _ => default = Some(self.expr(q)),
+            }
+        }
+        ParamDecl {
+            name,
+            ty,
+            default,
+            span: sp,
+        }
+    }
+
+    fn type_expr(&self, p: Pair<'_, Rule>) -> TypeExpr {
+        let sp = span(&p);
+        let mut it = kids(p);
+        let name = self.ident(it.next().expect("grammar: type name"));
+        let args = it.next().map(|q| self.index_list(q)).unwrap_or_default();
+        TypeExpr {
+            name,
+            args,
+            span: sp,
+        }
+    }
+
+    fn let_decl(&self, p: Pair<'_, Rule>) -> LetDecl {
+        let sp = span(&p);
+        let mut it = kids(p);
+        let name = self.ident(it.next().expect("grammar: let name"));
+        let value = self.expr(it.next().expect("grammar: let value"));
+        LetDecl {
+            name,
+            value,
+            span: sp,
+        }
+    }
+
+    fn fn_decl(&self, p: Pair<'_, Rule>) -> FnDecl {
+        let sp = span(&p);
+        let mut it = kids(p);
+        let name = self.ident(it.next().expect("grammar: fn name"));
+        let params = kids(it.next().expect("grammar: fn params"))
+            .map(|q| self.ident(q))
+            .collect();
+        let body = self.expr(it.next().expect("grammar: fn body"));
+        FnDecl {
+            name,
+            params,
+            body,
+            span: sp,
+        }
+    }
+
+    fn item_decl(&self, p: Pair<'_, Rule>) -> ItemDecl {
+        let sp = span(&p);
+        let mut class = ItemClass::Primary;
+        let mut name = None;
+        let (mut index, mut clauses, mut bounds) = (Vec::new(), Vec::new(), None);
+        for q in kids(p) {
+            match q.as_rule() {
+                Rule::item_class => {
+                    class = match first(q).as_rule() {
+                        Rule::kw_secondary => ItemClass::Secondary,
+                        _ => ItemClass::Colored,
+                    }
+                }
+                Rule::ident => name = Some(self.ident(q)),
+                Rule::index_list => index = self.index_list(q),
+                Rule::clauses => clauses = self.clauses(q),
+                _ => bounds = Some(self.bounds(q)),
+            }
+        }
+        ItemDecl {
+            class,
+            name: name.expect("grammar: item name"),
+            index,
+            clauses,
+            bounds,
+            span: sp,
+        }
+    }
+
+    fn bounds(&self, p: Pair<'_, Rule>) -> BoundsExpr {
+        let mut it = kids(p);
+        let lo = self.bound_expr(it.next().expect("grammar: lower bound"));
+        let Some(op) = it.next() else {
+            return BoundsExpr::Exactly(lo);
+        };
+        if op.as_rule() == Rule::op_range_incl {
+            self.error(SyntaxError::InclusiveBounds {
+                src: self.src.named(),
+                at: span(&op).into(),
+            });
+        }
+        let hi = it.next().map(|q| self.bound_expr(q));
+        BoundsExpr::Range { lo, hi }
+    }
+
+    fn option_decl(&self, p: Pair<'_, Rule>) -> OptionDecl {
+        let sp = span(&p);
+        let mut name = None;
+        let (mut index, mut clauses, mut covers) = (Vec::new(), Vec::new(), None);
+        let (mut cost, mut paints) = (None, Vec::new());
+        for q in kids(p) {
+            match q.as_rule() {
+                Rule::ident => name = Some(self.ident(q)),
+                Rule::index_list => index = self.index_list(q),
+                Rule::clauses => clauses = self.clauses(q),
+                Rule::covers => covers = Some(self.covers(q)),
+                Rule::cost => cost = kids(q).next().map(|e| self.expr(e)),
+                _ => paints.push(self.paint(q)),
+            }
+        }
+        let name: Ident = name.expect("grammar: option name");
+        if covers.is_none() {
+            self.error(SyntaxError::OptionWithoutCovers {
+                src: self.src.named(),
+                at: name.span.into(),
+                name: name.name.clone(),
+            });
+        }
+        OptionDecl {
+            name,
+            index,
+            clauses,
+            covers: covers.unwrap_or_default(),
+            cost,
+            paints,
+            span: sp,
+        }
+    }
+
+    fn covers(&self, p: Pair<'_, Rule>) -> Vec<CoverEntry> {
+        let sp = span(&p);
+        let entries: Vec<CoverEntry> = kids(p).map(|q| self.cover_entry(q)).collect();
+        if entries.is_empty() {
+            self.error(SyntaxError::EmptyCovers {
+                src: self.src.named(),
+                at: sp.into(),
+            });
+        }
+        entries
+    }
+
+    fn cover_entry(&self, p: Pair<'_, Rule>) -> CoverEntry {
+        let sp = span(&p);
+        let mut it = kids(p);
+        let family = self.ident(it.next().expect("grammar: cover family"));
+        let (mut index, mut color, mut clauses) = (Vec::new(), None, Vec::new());
+        for q in it {
+            match q.as_rule() {
+                Rule::index_list => index = self.index_list(q),
+                Rule::clauses => clauses = self.clauses(q),
+                _ => color = Some(self.expr(q)),
+            }
+        }
+        CoverEntry {
+            family,
+            index,
+            color,
+            clauses,
+            span: sp,
+        }
+    }
+
+    fn paint(&self, p: Pair<'_, Rule>) -> Paint {
+        let sp = span(&p);
+        let mut it = kids(p);
+        let cell = self.expr(it.next().expect("grammar: paint cell"));
+        let value = self.expr(it.next().expect("grammar: paint value"));
+        let clauses = it.next().map(|q| self.clauses(q)).unwrap_or_default();
+        Paint {
+            cell,
+            value,
+            clauses,
+            span: sp,
+        }
+    }
+
+    fn force_decl(&self, p: Pair<'_, Rule>) -> ForceDecl {
+        let sp = span(&p);
+        let mut it = kids(p);
+        let family = self.ident(it.next().expect("grammar: force family"));
+        let (mut index, mut clauses) = (Vec::new(), Vec::new());
+        for q in it {
+            match q.as_rule() {
+                Rule::index_list => index = self.index_list(q),
+                _ => clauses = self.clauses(q),
+            }
+        }
+        ForceDecl {
+            family,
+            index,
+            clauses,
+            span: sp,
+        }
+    }
+
+    fn objective(&self, p: Pair<'_, Rule>) -> ObjectiveDecl {
+        let sp = span(&p);
+        let mut it = p.into_inner();
+        let maximize = it.next().is_some_and(|q| q.as_rule() == Rule::kw_maximize);
+        let count = it
+            .next()
+            .is_some_and(|q| first(q).as_rule() == Rule::kw_count);
+        let kind = match (maximize, count) {
+            (false, true) => ObjectiveKind::MinimizeCount,
+            (false, false) => ObjectiveKind::MinimizeCost,
+            (true, false) => ObjectiveKind::MaximizeCost,
+            (true, true) => {
+                self.error(SyntaxError::MaximizeCount {
+                    src: self.src.named(),
+                    at: sp.into(),
+                });
+                ObjectiveKind::MinimizeCount
+            }
+        };
+        ObjectiveDecl { kind, span: sp }
+    }
+
+    fn index_list(&self, p: Pair<'_, Rule>) -> Vec<Expr> {
+        kids(p).map(|q| self.expr(q)).collect()
+    }
+
+    pub(super) fn clauses(&self, p: Pair<'_, Rule>) -> Vec<Clause> {
+        let mut out = Vec::new();
+        for q in kids(p) {
+            match q.as_rule() {
+                Rule::for_clause => {
+                    for g in kids(q) {
+                        let sp = span(&g);
+                        let mut it = kids(g);
+                        let pat = self.pattern(it.next().expect("grammar: pattern"));
+                        let iter = self.expr(it.next().expect("grammar: iterable"));
+                        out.push(Clause::For {
+                            pat,
+                            iter,
+                            span: sp,
+                        });
+                    }
+                }
+                Rule::where_clause => {
+                    if let Some(e) = kids(q).next() {
+                        out.push(Clause::Where(self.expr(e)));
+                    }
+                }
+                _ => {
+                    let sp = span(&q);
+                    let mut it = kids(q);
+                    let pat = self.pattern(it.next().expect("grammar: pattern"));
+                    let value = self.expr(it.next().expect("grammar: let value"));
+                    out.push(Clause::Let {
+                        pat,
+                        value,
+                        span: sp,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    fn pattern(&self, p: Pair<'_, Rule>) -> Pattern {
+        let p = first(p);
+        match p.as_rule() {
+            Rule::wildcard => Pattern::Wildcard(span(&p)),
+            Rule::ident => Pattern::Name(self.ident(p)),
+            _ => {
+                let sp = span(&p);
+                let comma = p.clone().into_inner().any(|q| q.as_rule() == Rule::comma);
+                let mut pats: Vec<Pattern> = kids(p).map(|q| self.pattern(q)).collect();
+                // `(x)` is just `x`, as in expressions; `(x,)` is a one-element tuple.
+                match (pats.pop(), comma) {
+                    (Some(only), false) if pats.is_empty() => only,
+                    (last, _) => {
+                        pats.extend(last);
+                        Pattern::Tuple(pats, sp)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The only child of a wrapper rule such as `decl` or `expr`.
+pub(super) fn first(p: Pair<'_, Rule>) -> Pair<'_, Rule> {
+    let sp = p.clone();
+    p.into_inner().next().unwrap_or(sp)
+}
+
+#[cfg(test)]
+#[path = "parser_tests.rs"]
+mod tests;

@@ -4,30 +4,48 @@
 //! suggests the same way: by Levenshtein distance over characters, accepting only
 //! candidates close enough that the suggestion is likely to be what was meant.
 
-/// The Levenshtein distance between two strings, counted in characters.
+/// The edit distance between two strings, counted in characters: insertions,
+/// deletions, substitutions, and swaps of two adjacent characters (the commonest typo:
+/// `rwo` for `row`) each cost one.
 ///
-/// Uses two rows of the usual dynamic-programming table, so memory is linear in the
-/// length of `b`.
+/// Keeps three rows of the dynamic-programming table, so memory is linear in the length
+/// of `a`.
 pub fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
-    distance(&a, b, &mut Vec::new(), &mut Vec::new())
+    distance(&a, b, &mut Rows::default())
 }
 
-/// [`edit_distance`] with the first string already split into characters and the two
-/// rows of the table borrowed, so that comparing one name with many candidates
+/// The rows of the table, borrowed so that comparing one name with many candidates
 /// allocates nothing per candidate.
-fn distance(a: &[char], b: &str, prev: &mut Vec<usize>, cur: &mut Vec<usize>) -> usize {
+#[derive(Default)]
+struct Rows {
+    before: Vec<usize>,
+    prev: Vec<usize>,
+    cur: Vec<usize>,
+}
+
+fn distance(a: &[char], b: &str, rows: &mut Rows) -> usize {
     // The table's columns follow `a`, its rows `b`.
+    let Rows { before, prev, cur } = rows;
+    before.clear();
+    before.resize(a.len() + 1, 0);
     prev.clear();
     prev.extend(0..=a.len());
     cur.clear();
     cur.resize(a.len() + 1, 0);
+    let mut last_b = None;
     for (i, cb) in b.chars().enumerate() {
         cur[0] = i + 1;
         for (j, &ca) in a.iter().enumerate() {
             let substitute = prev[j] + usize::from(ca != cb);
-            cur[j + 1] = substitute.min(prev[j + 1] + 1).min(cur[j] + 1);
+            let mut best = substitute.min(prev[j + 1] + 1).min(cur[j] + 1);
+            if j > 0 && Some(ca) == last_b && a[j - 1] == cb && ca != cb {
+                best = best.min(before[j - 1] + 1);
+            }
+            cur[j + 1] = best;
         }
+        last_b = Some(cb);
+        std::mem::swap(before, prev);
         std::mem::swap(prev, cur);
     }
     prev[a.len()]
@@ -45,7 +63,7 @@ pub fn did_you_mean<'a>(
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
     let chars: Vec<char> = name.chars().collect();
-    let (mut prev, mut cur) = (Vec::new(), Vec::new());
+    let mut rows = Rows::default();
     let len = chars.len();
     let limit = match len {
         0 | 1 => 0,
@@ -64,7 +82,7 @@ pub fn did_you_mean<'a>(
         let d = if cand.eq_ignore_ascii_case(name) {
             0
         } else {
-            distance(&chars, cand, &mut prev, &mut cur)
+            distance(&chars, cand, &mut rows)
         };
         if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, cand));

@@ -643,7 +643,10 @@ mod tests {
         assert_eq!(ok("min", &[Value::Range(3, 9)]), i(3));
         assert_eq!(ok("max", &[Value::Range(3, 9)]), i(8));
         assert_eq!(ok("max", &[s("abz")]), s("z"));
-        assert_eq!(ok("max", &[map(&[(i(1), i(9)), (i(2), i(0))])]), i(2));
+        assert_eq!(
+            ok("max", &[map(&[(i(1), i(9)), (i(2), i(0))])]),
+            Value::tuple(vec![i(2), i(0)])
+        );
         // Two collections compare as values.
         assert_eq!(ok("min", &[l(&[i(2)]), l(&[i(1), i(5)])]), l(&[i(1), i(5)]));
         for empty in [l(&[]), Value::empty_set(), Value::Range(5, 5), s("")] {
@@ -741,7 +744,7 @@ mod tests {
         );
 
         assert_eq!(show("enumerate", &[s("ab")]), "[(0, \"a\"), (1, \"b\")]");
-        assert_eq!(show("enumerate", &[m]), "[(0, \"a\"), (1, \"b\")]");
+        assert_eq!(show("enumerate", &[m]), "[(0, (\"a\", 1)), (1, (\"b\", 2))]");
         assert_eq!(show("enumerate", &[l(&[])]), "[]");
         assert_eq!(
             err("enumerate", &[i(1)]).message,
@@ -835,7 +838,7 @@ mod tests {
         assert_eq!(show("list", &[t(&[])]), "[]");
         assert_eq!(show("set", &[l(&[i(2), i(1), i(2)])]), "{1, 2}");
         assert_eq!(show("set", &[s("")]), "{}");
-        assert_eq!(show("set", &[map(&[(i(1), i(0))])]), "{1}");
+        assert_eq!(show("set", &[map(&[(i(1), i(0))])]), "{(1, 0)}");
         assert!(err("list", &[i(1)]).message.ends_with("found an integer"));
         assert!(
             err("set", &[Value::Bool(false)])

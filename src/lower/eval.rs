@@ -241,7 +241,9 @@ impl<'m> Env<'m> {
                     Value::List(xs) => xs.iter().try_for_each(|x| step(self, x.clone())),
                     Value::Tuple(xs) => xs.iter().try_for_each(|x| step(self, x.clone())),
                     Value::Set(xs) => xs.iter().try_for_each(|x| step(self, x.clone())),
-                    Value::Map(m) => m.keys().try_for_each(|x| step(self, x.clone())),
+                    Value::Map(m) => m
+                        .iter()
+                        .try_for_each(|(k, v)| step(self, Value::tuple(vec![k.clone(), v.clone()]))),
                     Value::Str(s) => {
                         let s = Rc::clone(s);
                         s.chars().try_for_each(|c| step(self, Value::str(c.encode_utf8(&mut [0; 4]))))
@@ -252,7 +254,7 @@ impl<'m> Env<'m> {
                         iter.span,
                         format!("this is {other:#}"),
                     )
-                    .add_help("a `for` runs over a range (`0..n`), a list, a set, a map's keys or a string's characters").into()),
+                    .add_help("a `for` runs over a range (`0..n`), a list, a set, a map's (key, value) pairs or a string's characters").into()),
                 }
             }
         }

@@ -136,13 +136,16 @@ impl Value {
     }
 
     /// The elements, if this value can be iterated: a list, tuple, set, range, string
-    /// (its characters) or map (its keys). Ranges and strings are expanded.
+    /// (its characters) or map (its `(key, value)` pairs). Ranges and strings are expanded.
     pub fn elements(&self) -> Option<Vec<Value>> {
         Some(match self {
             Value::List(xs) => xs.as_ref().clone(),
             Value::Tuple(xs) => xs.to_vec(),
             Value::Set(xs) => xs.iter().cloned().collect(),
-            Value::Map(m) => m.keys().cloned().collect(),
+            Value::Map(m) => m
+                .iter()
+                .map(|(k, v)| Value::tuple(vec![k.clone(), v.clone()]))
+                .collect(),
             Value::Range(lo, hi) => (*lo..*hi).map(Value::Int).collect(),
             Value::Str(s) => s
                 .chars()
@@ -163,7 +166,9 @@ impl Value {
             Value::List(xs) => xs.iter().try_for_each(|x| f(x.clone())),
             Value::Tuple(xs) => xs.iter().try_for_each(|x| f(x.clone())),
             Value::Set(xs) => xs.iter().try_for_each(|x| f(x.clone())),
-            Value::Map(m) => m.keys().try_for_each(|x| f(x.clone())),
+            Value::Map(m) => m
+                .iter()
+                .try_for_each(|(k, v)| f(Value::tuple(vec![k.clone(), v.clone()]))),
             Value::Range(lo, hi) => (*lo..*hi).try_for_each(|i| f(Value::Int(i))),
             Value::Str(s) => s
                 .chars()

@@ -23,4 +23,5 @@
 
 pub mod diag;
 pub mod problem;
+pub mod solve;
 pub mod source;

@@ -22,10 +22,12 @@
 #![warn(missing_docs)]
 
 pub mod check;
+pub mod cli;
 pub mod diag;
 pub mod format;
 pub mod lower;
 pub mod problem;
 pub mod render;
+pub mod solve;
 pub mod source;
 pub mod syntax;

@@ -1,0 +1,379 @@
+//! The Dancing Links engine: Knuth's Algorithm X over the flat arrays of DLX1.
+//!
+//! A [`Solver`] is built once from a [`Problem`] and then runs any number of searches,
+//! each with its own forced options (the clues of a sudoku, say) and limits. Solutions go
+//! to a visitor that can stop the search; every search leaves the structure exactly as it
+//! found it, however it ends.
+//!
+//! ```
+//! use dlxc::problem::ProblemBuilder;
+//! use dlxc::solve::{End, Flow, SearchConfig, Solver};
+//!
+//! let mut b = ProblemBuilder::new();
+//! b.primary(["a", "b"]);
+//! b.option(["a"]);
+//! b.option(["b"]);
+//! b.option(["a", "b"]);
+//! let mut solver = Solver::new(&b.build()).unwrap();
+//! let mut found = Vec::new();
+//! let outcome = solver
+//!     .search(&[], &SearchConfig::default(), &mut |s| {
+//!         found.push(s.to_vec());
+//!         Flow::Continue
+//!     })
+//!     .unwrap();
+//! assert_eq!(outcome.stats.solutions, 2);
+//! assert_eq!(outcome.end, End::Exhausted);
+//! ```
+//!
+//! Only plain exact cover (Algorithm X) is implemented: colors (Algorithm C) and
+//! multiplicities (Algorithm M) are refused by [`Solver::new`]. Costs are carried by the
+//! problem but ignored here.
+
+mod links;
+mod search;
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use crate::problem::{Bounds, ItemId, OptionId, Problem};
+use links::Links;
+
+/// What the visitor tells the search after seeing a solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Keep looking.
+    Continue,
+    /// Stop now; the search ends with [`End::Stopped`].
+    Stop,
+}
+
+/// How much to search and when to give up. The default finds every solution and calls
+/// the visitor for each.
+#[derive(Clone, Debug, Default)]
+pub struct SearchConfig {
+    /// Only count: the visitor is never called (and solutions are not assembled).
+    pub count_only: bool,
+    /// Stop after this many solutions ([`End::Stopped`]).
+    pub max_solutions: Option<u128>,
+    /// Give up after this many search nodes ([`End::Cut`] with [`Limit::Nodes`]).
+    pub node_limit: Option<u64>,
+    /// Give up after this much time, checked every 1024 nodes.
+    pub time_limit: Option<Duration>,
+    /// Give up when this flag becomes true (Ctrl-C), checked every 1024 nodes.
+    pub interrupt: Option<Arc<AtomicBool>>,
+}
+
+/// The counters of one search, as DLX1 reports them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Search-tree nodes: levels entered (DLX1's `nodes`, counted before the item
+    /// choice). A search whose forced options already cover every primary item enters
+    /// none.
+    pub nodes: u64,
+    /// Link updates: one per item unlinked by a cover and one per node hidden (DLX1's
+    /// `updates`). Covering the forced options is not counted.
+    pub updates: u64,
+    /// Solutions found (all of them, even when the visitor is not called).
+    pub solutions: u128,
+    /// Wall-clock time of the search, forced options included.
+    pub elapsed: Duration,
+}
+
+/// Which limit cut a search short.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// [`SearchConfig::node_limit`] was reached.
+    Nodes,
+    /// [`SearchConfig::time_limit`] ran out.
+    Time,
+    /// The [`SearchConfig::interrupt`] flag was raised.
+    Interrupted,
+}
+
+/// How a search ended. Only [`End::Exhausted`] means the solution count is complete.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// The whole tree was searched: the count is exact.
+    Exhausted,
+    /// The visitor said [`Flow::Stop`], or `max_solutions` was reached.
+    Stopped,
+    /// A limit cut the search short: more solutions may exist.
+    Cut(Limit),
+}
+
+/// The result of a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The counters.
+    pub stats: Stats,
+    /// Why the search ended.
+    pub end: End,
+}
+
+/// Two forced options that cannot both be in a solution: they share `item`. `first` is
+/// the earlier of the two in the forced list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("forced options #{} and #{} both cover item #{}", .first.0 + 1, .second.0 + 1, .item.0 + 1)]
+pub struct Clash {
+    /// The forced option that covered the item first.
+    pub first: OptionId,
+    /// The forced option that covers it again.
+    pub second: OptionId,
+    /// The shared item.
+    pub item: ItemId,
+}
+
+/// A problem this engine cannot solve (yet).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Unsupported {
+    /// Some option gives a secondary item a color: that needs Algorithm C.
+    #[error(
+        "item `{item}` is given a color; colors need Algorithm C, which this engine does not have yet"
+    )]
+    Colors {
+        /// The first colored item.
+        item: String,
+    },
+    /// A primary item has bounds other than exactly once: that needs Algorithm M.
+    #[error(
+        "item `{item}` must be covered {bounds} times; multiplicities need Algorithm M, which this engine does not have yet"
+    )]
+    Multiplicity {
+        /// The first such item.
+        item: String,
+        /// Its bounds.
+        bounds: Bounds,
+    },
+    /// The problem has 2^31 or more nodes.
+    #[error("the problem is too large: the engine indexes at most 2^31 matrix entries")]
+    TooLarge,
+}
+
+/// Algorithm X with dancing links, built once from a problem and reused for many
+/// searches.
+#[derive(Clone, Debug)]
+pub struct Solver {
+    links: Links,
+    /// The stack: `choice[l]` is the node tried at level `l` (DLX1's `choice`).
+    choice: Vec<u32>,
+    /// The solution handed to the visitor: forced options, then chosen ones.
+    solution: Vec<OptionId>,
+    /// Which forced option covers each internal item during setup (`u32::MAX`: none).
+    forced_by: Vec<u32>,
+}
+
+impl Solver {
+    /// Builds the links of `problem`, which must be valid ([`Problem::validate`]).
+    ///
+    /// Refuses colors and multiplicity bounds other than exactly once, with a message
+    /// naming the first offending item.
+    pub fn new(problem: &Problem) -> Result<Solver, Unsupported> {
+        for item in &problem.items {
+            if let crate::problem::ItemKind::Primary { bounds } = item.kind
+                && !bounds.is_exactly_once()
+            {
+                return Err(Unsupported::Multiplicity {
+                    item: item.name.clone(),
+                    bounds,
+                });
+            }
+        }
+        for opt in &problem.options {
+            if let Some(e) = opt.entries.iter().find(|e| e.color.is_some()) {
+                return Err(Unsupported::Colors {
+                    item: problem
+                        .items
+                        .get(e.item.index())
+                        .map_or_else(|| format!("#{}", e.item.0 + 1), |i| i.name.clone()),
+                });
+            }
+        }
+        let links = Links::new(problem).map_err(|_| Unsupported::TooLarge)?;
+        let n = links.n_items as usize;
+        Ok(Solver {
+            choice: Vec::with_capacity(links.n_primary as usize + 1),
+            solution: Vec::new(),
+            forced_by: vec![u32::MAX; n + 1],
+            links,
+        })
+    }
+
+    /// Number of options of the problem.
+    pub fn option_count(&self) -> usize {
+        self.links.option_start.len() - 1
+    }
+
+    /// Searches for every solution that contains the `forced` options, calling
+    /// `on_solution` with each (forced options first, in the given order, then the
+    /// options chosen by the search from the top level down).
+    ///
+    /// Returns [`Clash`] if two forced options share an item (primary or secondary);
+    /// nothing is searched then. Whatever happens, the structure is restored before
+    /// returning.
+    ///
+    /// # Panics
+    ///
+    /// If a forced option id is out of range for this problem: ids come from the same
+    /// `Problem`, so that is a bug in the caller, not bad input.
+    pub fn search(
+        &mut self,
+        forced: &[OptionId],
+        config: &SearchConfig,
+        on_solution: &mut dyn FnMut(&[OptionId]) -> Flow,
+    ) -> Result<Outcome, Clash> {
+        let start = Instant::now();
+        let options = self.option_count();
+        if let Some(bad) = forced.iter().find(|o| o.index() >= options) {
+            panic!(
+                "forced option #{} does not exist: the problem has {options} options",
+                bad.0 + 1
+            );
+        }
+        // Cover the forced options, watching for an item covered twice.
+        let mut clash = None;
+        let mut done = 0;
+        let mut ignored = 0;
+        'forced: for (k, &o) in forced.iter().enumerate() {
+            for p in self.links.option_nodes(o) {
+                let i = self.links.nodes[p as usize].top as u32;
+                let by = self.forced_by[i as usize];
+                if by != u32::MAX {
+                    clash = Some(Clash {
+                        first: forced[by as usize],
+                        second: o,
+                        item: self.links.item_id[i as usize - 1],
+                    });
+                    break 'forced;
+                }
+            }
+            for p in self.links.option_nodes(o) {
+                let i = self.links.nodes[p as usize].top as u32;
+                self.forced_by[i as usize] = k as u32;
+                self.links.cover(i, &mut ignored);
+            }
+            done = k + 1;
+        }
+        let result = match clash {
+            Some(c) => Err(c),
+            None => {
+                self.solution.clear();
+                self.solution.extend_from_slice(forced);
+                Ok(search::run(
+                    &mut self.links,
+                    &mut self.choice,
+                    &mut self.solution,
+                    config,
+                    on_solution,
+                    start,
+                ))
+            }
+        };
+        for &o in forced[..done].iter().rev() {
+            for p in self.links.option_nodes(o).rev() {
+                let i = self.links.nodes[p as usize].top as u32;
+                self.forced_by[i as usize] = u32::MAX;
+                self.links.uncover(i);
+            }
+        }
+        result
+    }
+
+    /// A hash of the whole link structure, for tests that check a search left it
+    /// exactly as it found it.
+    #[doc(hidden)]
+    pub fn structure_fingerprint(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.links.hash(&mut h);
+        h.finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::ProblemBuilder;
+
+    /// Knuth's 6x7 example: one solution, options 1, 4, 5 (1-based).
+    fn knuth() -> Problem {
+        let mut b = ProblemBuilder::new();
+        b.primary(["A", "B", "C", "D", "E", "F", "G"]);
+        for o in [
+            &["C", "E", "F"][..],
+            &["A", "D", "G"],
+            &["B", "C", "F"],
+            &["A", "D"],
+            &["B", "G"],
+            &["D", "E", "G"],
+        ] {
+            b.option(o.iter().copied());
+        }
+        b.build()
+    }
+
+    #[test]
+    fn links_are_restored_after_every_kind_of_end() {
+        let mut s = Solver::new(&knuth()).unwrap();
+        let pristine = s.links.clone();
+        let mut all = Vec::new();
+        let out = s
+            .search(&[], &SearchConfig::default(), &mut |x| {
+                all.push(x.to_vec());
+                Flow::Continue
+            })
+            .unwrap();
+        assert_eq!(out.end, End::Exhausted);
+        assert_eq!(all, vec![vec![OptionId(3), OptionId(0), OptionId(4)]]);
+        assert_eq!(s.links, pristine);
+        let out = s
+            .search(&[OptionId(0)], &SearchConfig::default(), &mut |_| Flow::Stop)
+            .unwrap();
+        assert_eq!(out.end, End::Stopped);
+        assert_eq!(s.links, pristine);
+        let cut = SearchConfig {
+            node_limit: Some(2),
+            ..SearchConfig::default()
+        };
+        let out = s.search(&[], &cut, &mut |_| Flow::Continue).unwrap();
+        assert_eq!(out.end, End::Cut(Limit::Nodes));
+        assert_eq!(out.stats.nodes, 2);
+        assert_eq!(s.links, pristine);
+        let err = s
+            .search(&[OptionId(3), OptionId(1)], &SearchConfig::default(), &mut |_| {
+                Flow::Continue
+            })
+            .unwrap_err();
+        assert_eq!(err.item, ItemId(0));
+        assert_eq!(s.links, pristine);
+    }
+
+    #[test]
+    fn colors_and_multiplicities_are_refused() {
+        let mut b = ProblemBuilder::new();
+        b.primary(["a"]).secondary(["x"]);
+        b.option(["a", "x:red"]);
+        let e = Solver::new(&b.build()).unwrap_err();
+        assert!(e.to_string().contains("Algorithm C"), "{e}");
+        let mut b = ProblemBuilder::new();
+        b.primary_bounded("a", Bounds { lo: 1, hi: Some(2) });
+        let e = Solver::new(&b.build()).unwrap_err();
+        assert!(e.to_string().contains("1..2"), "{e}");
+    }
+
+    #[test]
+    fn no_primary_items_means_one_empty_solution() {
+        let mut b = ProblemBuilder::new();
+        b.secondary(["x"]);
+        b.option(["x"]);
+        let mut s = Solver::new(&b.build()).unwrap();
+        let out = s.search(&[], &SearchConfig::default(), &mut |_| Flow::Continue);
+        assert_eq!(out.unwrap().stats.solutions, 1);
+        let out = s.search(&[OptionId(0)], &SearchConfig::default(), &mut |x| {
+            assert_eq!(x, [OptionId(0)]);
+            Flow::Continue
+        });
+        assert_eq!(out.unwrap().stats.nodes, 0);
+    }
+}

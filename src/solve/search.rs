@@ -1,0 +1,300 @@
+//! Algorithm X (TAOCP 7.2.2.1) over the links of [`super::links`], as in Knuth's DLX1.
+//!
+//! # Invariants
+//!
+//! - Between searches the structure is *pristine*: every item is in its list and every
+//!   option in the vertical lists of its items. A search covers the forced options, then
+//!   runs the loop below, and on every way out (exhausted, stopped by the visitor or by
+//!   `max_solutions`, cut by a limit) uncovers exactly what it covered, in reverse order.
+//! - During the loop, at level `l` the options `choice[0..l]` are covered (their first item
+//!   by X4's `cover`, the others by X5). `choice[l]` is either a node of the item chosen at
+//!   level `l` (that item covered) or, when its list is exhausted, the item head itself —
+//!   head indices are `1..=n`, so `choice[l] <= n` is DLX1's `cur_node == best_itm`.
+//! - `cover` and `uncover` are exact inverses when called in LIFO order (Dancing Links);
+//!   LEN (TOP of an item head) always equals the number of options in that item's list.
+//! - The depth of the stack is bounded by the number of primary items, since every level
+//!   covers at least one of them, so `choice` is allocated once with that size.
+//!
+//! Counters follow DLX1: `nodes` counts entries into X3 (DLX1's `forward: nodes++`),
+//! `updates` counts one per item unlinked by `cover` and one per node hidden.
+
+use std::time::Instant;
+
+use super::links::Links;
+use super::{End, Flow, Limit, Outcome, SearchConfig, Stats};
+use crate::problem::OptionId;
+
+/// What the loop does next; the labels of DLX1's `goto`s.
+#[derive(Clone, Copy)]
+enum Step {
+    /// X2/X3: enter a new level, choose an item and cover it (X4).
+    Forward,
+    /// X5: try `choice[level]`, or back up if its item is exhausted.
+    Advance,
+    /// X7: uncover the item of the exhausted level and go up one level.
+    Backup,
+    /// X6: uncover the other items of `choice[level]` and try the next option.
+    Recover,
+}
+
+impl Links {
+    /// Unlinks item `i` from its list and hides every option in its vertical list.
+    #[inline]
+    pub(crate) fn cover(&mut self, i: u32, updates: &mut u64) {
+        let h = self.items[i as usize];
+        self.items[h.llink as usize].rlink = h.rlink;
+        self.items[h.rlink as usize].llink = h.llink;
+        *updates += 1;
+        let mut p = self.nodes[i as usize].dlink;
+        while p != i {
+            self.hide(p, updates);
+            p = self.nodes[p as usize].dlink;
+        }
+    }
+
+    /// Removes the nodes of `p`'s option, other than `p`, from their vertical lists.
+    #[inline]
+    fn hide(&mut self, p: u32, updates: &mut u64) {
+        let mut q = p + 1;
+        while q != p {
+            let node = self.nodes[q as usize];
+            if node.top <= 0 {
+                // A spacer: wrap round to the first node of this option.
+                q = node.ulink;
+            } else {
+                self.nodes[node.ulink as usize].dlink = node.dlink;
+                self.nodes[node.dlink as usize].ulink = node.ulink;
+                self.nodes[node.top as usize].top -= 1;
+                *updates += 1;
+                q += 1;
+            }
+        }
+    }
+
+    /// Undoes `cover(i)`: unhides the options bottom-up, then relinks the item.
+    #[inline]
+    pub(crate) fn uncover(&mut self, i: u32) {
+        let mut p = self.nodes[i as usize].ulink;
+        while p != i {
+            self.unhide(p);
+            p = self.nodes[p as usize].ulink;
+        }
+        let h = self.items[i as usize];
+        self.items[h.llink as usize].rlink = i;
+        self.items[h.rlink as usize].llink = i;
+    }
+
+    /// Undoes `hide(p)`, walking the option right to left.
+    #[inline]
+    fn unhide(&mut self, p: u32) {
+        let mut q = p - 1;
+        while q != p {
+            let node = self.nodes[q as usize];
+            if node.top <= 0 {
+                // A spacer: wrap round to the last node of this option.
+                q = node.dlink;
+            } else {
+                self.nodes[node.ulink as usize].dlink = q;
+                self.nodes[node.dlink as usize].ulink = q;
+                self.nodes[node.top as usize].top += 1;
+                q -= 1;
+            }
+        }
+    }
+
+    /// X5 after X4: covers the items of `x`'s option other than `TOP(x)`, going right.
+    #[inline]
+    fn cover_others(&mut self, x: u32, updates: &mut u64) {
+        let mut p = x + 1;
+        while p != x {
+            let node = self.nodes[p as usize];
+            if node.top <= 0 {
+                p = node.ulink;
+            } else {
+                self.cover(node.top as u32, updates);
+                p += 1;
+            }
+        }
+    }
+
+    /// X6: undoes `cover_others(x)`, going left.
+    #[inline]
+    fn uncover_others(&mut self, x: u32) {
+        let mut p = x - 1;
+        while p != x {
+            let node = self.nodes[p as usize];
+            if node.top <= 0 {
+                p = node.dlink;
+            } else {
+                self.uncover(node.top as u32);
+                p -= 1;
+            }
+        }
+    }
+
+    /// X3: the active item with the fewest options, the first such in item order
+    /// (DLX1's rule, which makes node counts comparable with Knuth's).
+    #[inline]
+    fn choose(&self) -> u32 {
+        let mut best = 0;
+        let mut len = i32::MAX;
+        let mut k = self.items[0].rlink;
+        while k != 0 {
+            let t = self.nodes[k as usize].top;
+            if t < len {
+                best = k;
+                len = t;
+                if t == 0 {
+                    break;
+                }
+            }
+            k = self.items[k as usize].rlink;
+        }
+        best
+    }
+
+    /// Whether every primary item is covered (X2).
+    #[inline]
+    fn all_covered(&self) -> bool {
+        self.items[0].rlink == 0
+    }
+}
+
+/// The search proper, run with the forced options already covered. `solution` holds the
+/// forced options on entry; the loop appends and truncates behind them. Leaves the links
+/// as it found them.
+pub(crate) fn run(
+    links: &mut Links,
+    choice: &mut Vec<u32>,
+    solution: &mut Vec<OptionId>,
+    config: &SearchConfig,
+    on_solution: &mut dyn FnMut(&[OptionId]) -> Flow,
+    start: Instant,
+) -> Outcome {
+    let mut stats = Stats::default();
+    let forced = solution.len();
+    choice.clear();
+    choice.resize(links.n_primary as usize + 1, 0);
+    let n = links.n_items;
+    let mut level = 0usize;
+
+    // X2 before any level: with nothing left to cover, the forced options (maybe none)
+    // are the one solution; no level is entered.
+    if links.all_covered() {
+        stats.solutions = 1;
+        let end = if config.count_only || on_solution(solution) == Flow::Continue {
+            End::Exhausted
+        } else {
+            End::Stopped
+        };
+        stats.elapsed = start.elapsed();
+        return Outcome { stats, end };
+    }
+
+    let node_limit = config.node_limit.unwrap_or(u64::MAX);
+    let mut step = Step::Forward;
+    // How many levels are fully covered when the loop is left early; they get unwound.
+    let end: End;
+    let covered_levels: usize;
+    loop {
+        match step {
+            Step::Forward => {
+                // X2 was done by the caller of Forward; X3: a new node of the tree.
+                if stats.nodes >= node_limit {
+                    end = End::Cut(Limit::Nodes);
+                    covered_levels = level;
+                    break;
+                }
+                stats.nodes += 1;
+                if stats.nodes & 1023 == 0
+                    && let Some(limit) = check_clock(config, start)
+                {
+                    end = End::Cut(limit);
+                    covered_levels = level;
+                    break;
+                }
+                let best = links.choose();
+                // X4: cover the chosen item and point at its first option.
+                links.cover(best, &mut stats.updates);
+                choice[level] = links.nodes[best as usize].dlink;
+                step = Step::Advance;
+            }
+            Step::Advance => {
+                // X5: try option choice[level], unless the item's list is exhausted.
+                let x = choice[level];
+                if x <= n {
+                    step = Step::Backup;
+                    continue;
+                }
+                links.cover_others(x, &mut stats.updates);
+                if links.all_covered() {
+                    // X2 at the next level: a solution; no new level is entered.
+                    stats.solutions += 1;
+                    if !config.count_only {
+                        solution.truncate(forced);
+                        solution.extend(choice[..=level].iter().map(|&c| links.option_of(c)));
+                        if on_solution(solution) == Flow::Stop {
+                            end = End::Stopped;
+                            covered_levels = level + 1;
+                            break;
+                        }
+                    }
+                    if config
+                        .max_solutions
+                        .is_some_and(|m| stats.solutions >= m)
+                    {
+                        end = End::Stopped;
+                        covered_levels = level + 1;
+                        break;
+                    }
+                    step = Step::Recover;
+                } else {
+                    level += 1;
+                    step = Step::Forward;
+                }
+            }
+            Step::Backup => {
+                // X7: choice[level] is the item head; uncover it and leave the level.
+                links.uncover(choice[level]);
+                if level == 0 {
+                    end = End::Exhausted;
+                    covered_levels = 0;
+                    break;
+                }
+                level -= 1;
+                step = Step::Recover;
+            }
+            Step::Recover => {
+                // X6: undo X5 for choice[level] and move down to the next option.
+                let x = choice[level];
+                links.uncover_others(x);
+                choice[level] = links.nodes[x as usize].dlink;
+                step = Step::Advance;
+            }
+        }
+    }
+    // Unwind whatever is still covered: levels covered_levels-1 down to 0.
+    for l in (0..covered_levels).rev() {
+        let x = choice[l];
+        links.uncover_others(x);
+        links.uncover(links.nodes[x as usize].top as u32);
+    }
+    solution.truncate(forced);
+    stats.elapsed = start.elapsed();
+    Outcome { stats, end }
+}
+
+/// The cheap checks done every 1024 nodes: the time limit and the interrupt flag.
+fn check_clock(config: &SearchConfig, start: Instant) -> Option<Limit> {
+    if let Some(flag) = &config.interrupt
+        && flag.load(std::sync::atomic::Ordering::Relaxed)
+    {
+        return Some(Limit::Interrupted);
+    }
+    if let Some(t) = config.time_limit
+        && start.elapsed() >= t
+    {
+        return Some(Limit::Time);
+    }
+    None
+}

@@ -427,11 +427,8 @@ fn emit_knuth(o: &mut Out<'_>, inst: &Instance) -> u8 {
     let mut text = String::new();
     match crate::format::knuth::write(p, &mut text) {
         Ok(report) => {
-            if !report.renames.is_empty() {
-                o.note(&format!(
-                    "note: {} names were shortened to fit Knuth's programs; the table is in the comment at the top",
-                    report.renames.len()
-                ));
+            for note in report.notes() {
+                o.note(&format!("note: {note}"));
             }
         }
         Err(e) => {

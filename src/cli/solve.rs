@@ -96,7 +96,8 @@ pub(crate) fn finish(o: &mut Out<'_>, outcome: &Outcome, s: &SearchArgs, as_matr
     }
     if let End::Cut(limit) = &outcome.end {
         o.note(&format!(
-            "search cut short ({limit}) after {} nodes with {} solution{} found: the answer is incomplete",
+            "search cut short ({}) after {} nodes with {} solution{} found: the answer is incomplete",
+            limit_text(*limit),
             st.nodes,
             st.solutions,
             if st.solutions == 1 { "" } else { "s" }
@@ -106,5 +107,13 @@ pub(crate) fn finish(o: &mut Out<'_>, outcome: &Outcome, s: &SearchArgs, as_matr
         _ if st.solutions > 0 => EXIT_SOLVED,
         End::Cut(_) => EXIT_CUT_SHORT,
         _ => EXIT_NO_SOLUTION,
+    }
+}
+
+fn limit_text(limit: crate::solve::Limit) -> &'static str {
+    match limit {
+        crate::solve::Limit::Nodes => "node limit reached",
+        crate::solve::Limit::Time => "time limit reached",
+        crate::solve::Limit::Interrupted => "interrupted",
     }
 }

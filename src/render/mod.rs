@@ -58,9 +58,12 @@ pub fn paint_grid(families: &Families, chosen: &[OptionId]) -> Option<Vec<String
     Some(rows)
 }
 
-/// The chosen options, one label per line, as Knuth's programs list them.
+/// The chosen options, one label per line, in declaration order (so the same solution
+/// always prints the same way, whatever order the search found its options in).
 pub fn option_lines(problem: &Problem, chosen: &[OptionId]) -> Vec<String> {
-    chosen.iter().map(|&id| problem.option_label(id)).collect()
+    let mut ids = chosen.to_vec();
+    ids.sort_unstable();
+    ids.iter().map(|&id| problem.option_label(id)).collect()
 }
 
 #[cfg(test)]

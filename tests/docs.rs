@@ -83,3 +83,21 @@ fn language_reference_examples_hold() {
 fn builtin_examples_hold() {
     assert!(check_doc("docs/builtins.md") >= 20);
 }
+
+#[test]
+fn every_builtin_is_documented_with_an_example() {
+    let doc = std::fs::read_to_string("docs/builtins.md").unwrap();
+    let examples: Vec<String> = blocks(&doc)
+        .into_iter()
+        .filter(|(info, ..)| info == "dlx-expr")
+        .flat_map(|(_, body, _)| body.lines().map(str::to_string).collect::<Vec<_>>())
+        .collect();
+    for &(name, ..) in dlxc::lower::builtins::SIGNATURES {
+        assert!(doc.contains(&format!("| `{name}(")), "`{name}` has no row in the table");
+        let call = format!("{name}(");
+        assert!(
+            examples.iter().any(|l| l.starts_with(&call)),
+            "`{name}` has no example line starting with it"
+        );
+    }
+}

@@ -63,6 +63,8 @@ pub enum DeclKind {
     Force,
     /// `minimize` / `maximize`
     Objective,
+    /// `canvas`
+    Canvas,
 }
 
 impl DeclKind {
@@ -75,6 +77,7 @@ impl DeclKind {
             Decl::Option(_) => DeclKind::Option,
             Decl::Force(_) => DeclKind::Force,
             Decl::Objective(_) => DeclKind::Objective,
+            Decl::Canvas(_) => DeclKind::Canvas,
         }
     }
 

@@ -59,6 +59,7 @@ pub(super) fn describe(d: &Decl) -> &'static str {
         Decl::Option(_) => "an option family",
         Decl::Force(_) => "a force",
         Decl::Objective(_) => "an objective",
+        Decl::Canvas(_) => "a canvas",
     }
 }
 
@@ -199,6 +200,7 @@ impl<'a> Resolver<'a> {
                 self.family(&f.family, &f.index, Family::Option);
             }
             Decl::Objective(_) => {}
+            Decl::Canvas(p) => self.paint(p),
         }
         self.end_scope(0);
     }
@@ -500,7 +502,9 @@ impl<'a> Resolver<'a> {
                      `let` and use that both in the family's `for` and here"
                         .to_string(),
                 ),
-                Decl::Force(_) | Decl::Objective(_) => unreachable!("they define no name"),
+                Decl::Force(_) | Decl::Objective(_) | Decl::Canvas(_) => {
+                    unreachable!("they define no name")
+                }
             };
             let e = CheckError::new(
                 Code::NotAValue,

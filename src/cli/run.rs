@@ -86,11 +86,13 @@ fn overrides(model: &Model, params: &[String]) -> Result<HashMap<String, Value>,
                 out.insert(name.to_string(), Value::str(text));
             }
             Err(d) => {
+                let why = d.iter().next().map_or_else(|| "not a literal".to_string(), |e| e.to_string());
                 errors.push(
                     Report::error("E0602", format!("the value of `-p {name}` is not a literal of the language"))
-                        .help("write a literal: an integer (`4`), a string (`'\"ABC\"'`), a set (`'{3,12}'`), a list (`'[1,2]'`)"),
+                        .label(Span::new(0, text.len()), why)
+                        .help("write a literal: an integer (`4`), a string (`'\"ABC\"'`), a set (`'{3,12}'`), a list (`'[1,2]'`)")
+                        .with_source(&src),
                 );
-                errors.extend(d);
             }
         }
     }

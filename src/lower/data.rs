@@ -125,10 +125,14 @@ pub fn split_records(text: &str, ty: &ParamType) -> Result<Vec<Record>, (usize, 
                         rows_in_current = 0;
                     }
                 } else {
+                    let k = records.len();
                     let message = if current.is_some() {
-                        format!("expected a row of {c} characters, found {len}")
+                        format!("record {k}: expected a row of {c} characters, found {len}")
                     } else {
-                        format!("expected a row of {c} characters or a line of {} characters, found {len}", r * c)
+                        format!(
+                            "record {k}: expected a row of {c} characters or a line of {} characters, found {len}",
+                            r * c
+                        )
                     };
                     return Err((no, offset, ShapeError { line: None, message }));
                 }
@@ -158,7 +162,10 @@ pub fn split_records(text: &str, ty: &ParamType) -> Result<Vec<Record>, (usize, 
                 rec.offset,
                 ShapeError {
                     line: None,
-                    message: format!("the file ends in the middle of a record: expected {r} rows, found {rows_in_current}"),
+                    message: format!(
+                        "record {}: the file ends in the middle of the record: expected {r} rows, found {rows_in_current}",
+                        records.len()
+                    ),
                 },
             ));
         }

@@ -16,7 +16,7 @@ use crate::lower::eval::{Env, EvalError, EvalResult};
 use crate::lower::value::Value;
 use crate::problem::{Bounds, Entry, ItemId, ItemKind, OptionId, Opt, Origin, Problem};
 use crate::source::Span;
-use crate::syntax::ast::{BoundsExpr, CoverEntry, Decl, ForceDecl, ItemClass, ItemDecl, OptionDecl};
+use crate::syntax::ast::{BoundsExpr, CoverEntry, Decl, ForceDecl, ItemClass, ItemDecl, OptionDecl, Paint};
 
 /// A family (by declaration index) and index values: what identifies an item or option.
 pub type Key = (usize, Vec<Value>);
@@ -45,6 +45,8 @@ pub struct Families {
     pub dropped: HashMap<Key, Span>,
     /// The cells each option paints, by option id.
     pub paints: Vec<Vec<PaintCell>>,
+    /// The background cells of every solution (`canvas` declarations).
+    pub canvas: Vec<PaintCell>,
     /// Which item families are colored, by declaration index.
     pub colored: Vec<usize>,
 }
@@ -91,8 +93,18 @@ pub fn lower_families<'m>(
 ) -> Result<(Families, Diagnostics), Diagnostics> {
     let model = env.model();
     let mut fam = Families::default();
-    let mut errors = Diagnostics::new();
+    let mut errors: Vec<Report> = Vec::new();
     let mut warnings = Diagnostics::new();
+    // A broken `let` read by several families fails in each of them; say it once.
+    let add = |errors: &mut Vec<Report>, e: EvalError| {
+        let primary = |r: &Report| r.labels.iter().find(|l| l.primary).map(|l| l.span);
+        let seen = errors
+            .iter()
+            .any(|x| x.code == e.code && x.message == e.message && primary(x) == primary(&e));
+        if !seen {
+            errors.push(*e);
+        }
+    };
     for (i, d) in model.decls.iter().enumerate() {
         if let Decl::Item(item) = d
             && include(i)
@@ -101,23 +113,39 @@ pub fn lower_families<'m>(
                 fam.colored.push(i);
             }
             if let Err(e) = lower_items(env, i, item, &mut fam) {
-                errors.push(*e);
+                add(&mut errors, e);
             }
         }
     }
+    // Options of a broken item family would only report the items it failed to make.
+    let items_failed = !errors.is_empty();
     for (i, d) in model.decls.iter().enumerate() {
         if let Decl::Option(opt) = d
             && include(i)
+            && !items_failed
         {
             match lower_options(env, i, opt, &mut fam) {
                 Ok(Some(w)) => warnings.push(w),
                 Ok(None) => {}
-                Err(e) => errors.push(*e),
+                Err(e) => add(&mut errors, e),
             }
         }
     }
-    if errors.has_errors() {
-        return Err(errors);
+    for (i, d) in model.decls.iter().enumerate() {
+        if let Decl::Canvas(paint) = d
+            && include(i)
+        {
+            let mut cells = std::mem::take(&mut fam.canvas);
+            if let Err(e) = paint_cells(env, paint, &mut cells) {
+                add(&mut errors, e);
+            }
+            fam.canvas = cells;
+        }
+    }
+    if !errors.is_empty() {
+        let mut diags = Diagnostics::new();
+        errors.into_iter().for_each(|e| diags.push(e));
+        return Err(diags);
     }
     Ok((fam, warnings))
 }
@@ -224,19 +252,7 @@ fn lower_options<'m>(
         };
         let mut cells = Vec::new();
         for paint in &opt.paints {
-            env.for_each(&paint.clauses, &mut |env| {
-                let cell = env.eval(&paint.cell)?;
-                let (row, col) = match &cell {
-                    Value::Tuple(xs) if xs.len() == 2 => match (xs[0].as_int(), xs[1].as_int()) {
-                        (Some(r), Some(c)) => (r, c),
-                        _ => return Err(paint_cell_error(env, &cell, paint.cell.span)),
-                    },
-                    _ => return Err(paint_cell_error(env, &cell, paint.cell.span)),
-                };
-                let v = env.eval(&paint.value)?;
-                cells.push(PaintCell { row, col, text: v.to_string() });
-                Ok(())
-            })?;
+            paint_cells(env, paint, &mut cells)?;
         }
         let name = display_name(&opt.name.name, &index);
         let key = (decl, index);
@@ -280,6 +296,23 @@ fn lower_options<'m>(
             .help("an option that covers only secondary items never helps to cover the primary ones; filter these bindings out with `where`, or make one of the items primary")
             .with_source(&env.src)
     }))
+}
+
+/// Evaluates a `paint` (or `canvas`) clause, adding its cells to `out`.
+fn paint_cells<'m>(env: &mut Env<'m>, paint: &'m Paint, out: &mut Vec<PaintCell>) -> EvalResult<()> {
+    env.for_each(&paint.clauses, &mut |env| {
+        let cell = env.eval(&paint.cell)?;
+        let (row, col) = match &cell {
+            Value::Tuple(xs) if xs.len() == 2 => match (xs[0].as_int(), xs[1].as_int()) {
+                (Some(r), Some(c)) => (r, c),
+                _ => return Err(paint_cell_error(env, &cell, paint.cell.span)),
+            },
+            _ => return Err(paint_cell_error(env, &cell, paint.cell.span)),
+        };
+        let v = env.eval(&paint.value)?;
+        out.push(PaintCell { row, col, text: v.to_string() });
+        Ok(())
+    })
 }
 
 fn paint_cell_error(env: &Env<'_>, cell: &Value, span: Span) -> EvalError {

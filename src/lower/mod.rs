@@ -258,7 +258,7 @@ impl<'m> Lowerer<'m> {
             .decls
             .iter()
             .enumerate()
-            .any(|(i, d)| matches!(d, Decl::Item(_) | Decl::Option(_)) && lowerer.stale[i]);
+            .any(|(i, d)| matches!(d, Decl::Item(_) | Decl::Option(_) | Decl::Canvas(_)) && lowerer.stale[i]);
         if !families_vary {
             let (fam, warnings) = lower_families(&mut lowerer.env, &|_| true)?;
             lowerer.warnings.extend(warnings);

@@ -12,8 +12,8 @@ use crate::problem::{OptionId, Problem};
 /// What an unpainted hole of a painted grid shows.
 pub const FILL: &str = ".";
 
-/// The painted grid of a solution, one string per row, or `None` when none of the
-/// chosen options paints anything.
+/// The painted grid of a solution, one string per row, or `None` when nothing is
+/// painted. The canvas (background) is drawn first, then the cells of the chosen options.
 ///
 /// Rows run from the least painted row to the greatest; each row runs from the least
 /// painted column of the whole grid to the greatest painted column of that row, so a
@@ -22,6 +22,9 @@ pub const FILL: &str = ".";
 /// otherwise they are right-aligned to the widest text and separated by spaces.
 pub fn paint_grid(families: &Families, chosen: &[OptionId]) -> Option<Vec<String>> {
     let mut cells: BTreeMap<(i64, i64), &str> = BTreeMap::new();
+    for p in &families.canvas {
+        cells.insert((p.row, p.col), p.text.as_str());
+    }
     for id in chosen {
         if let Some(paints) = families.paints.get(id.index()) {
             for p in paints {

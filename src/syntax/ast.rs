@@ -41,6 +41,8 @@ pub enum Decl {
     Force(ForceDecl),
     /// `minimize count`, `maximize cost`.
     Objective(ObjectiveDecl),
+    /// `canvas (r, c) = "." for ...`: cells painted under every solution.
+    Canvas(Paint),
 }
 
 impl Decl {
@@ -54,6 +56,7 @@ impl Decl {
             Decl::Option(d) => d.span,
             Decl::Force(d) => d.span,
             Decl::Objective(d) => d.span,
+            Decl::Canvas(d) => d.span,
         }
     }
 
@@ -66,7 +69,7 @@ impl Decl {
             Decl::Fn(d) => Some(&d.name),
             Decl::Item(d) => Some(&d.name),
             Decl::Option(d) => Some(&d.name),
-            Decl::Force(_) | Decl::Objective(_) => None,
+            Decl::Force(_) | Decl::Objective(_) | Decl::Canvas(_) => None,
         }
     }
 }

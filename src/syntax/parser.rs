@@ -160,6 +160,7 @@ fn is_token(rule: Rule) -> bool {
             | kw_covers
             | kw_cost
             | kw_paint
+            | kw_canvas
             | kw_if
             | kw_then
             | kw_else
@@ -223,6 +224,7 @@ impl<'s> Builder<'s> {
             Rule::item_decl => Decl::Item(self.item_decl(p)),
             Rule::option_decl => Decl::Option(self.option_decl(p)),
             Rule::force_decl => Decl::Force(self.force_decl(p)),
+            Rule::canvas_decl => Decl::Canvas(self.paint(p)),
             _ => Decl::Objective(self.objective(p)),
         }
     }

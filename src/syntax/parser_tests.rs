@@ -210,6 +210,7 @@ fn kinds(text: &str) -> Vec<&'static str> {
             Decl::Option(_) => "option",
             Decl::Force(_) => "force",
             Decl::Objective(_) => "objective",
+            Decl::Canvas(_) => "canvas",
         })
         .collect()
 }

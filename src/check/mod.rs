@@ -65,6 +65,8 @@ pub enum DeclKind {
     Objective,
     /// `canvas`
     Canvas,
+    /// `assert`
+    Assert,
 }
 
 impl DeclKind {
@@ -78,6 +80,7 @@ impl DeclKind {
             Decl::Force(_) => DeclKind::Force,
             Decl::Objective(_) => DeclKind::Objective,
             Decl::Canvas(_) => DeclKind::Canvas,
+            Decl::Assert(_) => DeclKind::Assert,
         }
     }
 

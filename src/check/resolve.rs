@@ -60,6 +60,7 @@ pub(super) fn describe(d: &Decl) -> &'static str {
         Decl::Force(_) => "a force",
         Decl::Objective(_) => "an objective",
         Decl::Canvas(_) => "a canvas",
+        Decl::Assert(_) => "an assertion",
     }
 }
 
@@ -201,6 +202,13 @@ impl<'a> Resolver<'a> {
             }
             Decl::Objective(_) => {}
             Decl::Canvas(p) => self.paint(p),
+            Decl::Assert(a) => {
+                self.clauses(&a.clauses);
+                self.expr(&a.cond);
+                if let Some(m) = &a.message {
+                    self.expr(m);
+                }
+            }
         }
         self.end_scope(0);
     }
@@ -502,7 +510,7 @@ impl<'a> Resolver<'a> {
                      `let` and use that both in the family's `for` and here"
                         .to_string(),
                 ),
-                Decl::Force(_) | Decl::Objective(_) | Decl::Canvas(_) => {
+                Decl::Force(_) | Decl::Objective(_) | Decl::Canvas(_) | Decl::Assert(_) => {
                     unreachable!("they define no name")
                 }
             };

@@ -123,9 +123,17 @@ fn lowerer<'m>(o: &mut Out<'_>, f: &'m Front, args: &ModelArgs) -> Option<Lowere
 
 /// The records of the data file, each as a value of the data parameter's type, or the
 /// single default instance (`None`).
-fn records(o: &mut Out<'_>, args: &ModelArgs, lowerer: &Lowerer<'_>) -> Option<Vec<(Option<Value>, Option<usize>)>> {
+/// One instance to solve: the data record's value (none for the model's defaults), its
+/// index in the file, and a description of where it is, for messages.
+struct RecordIn {
+    value: Option<Value>,
+    index: Option<usize>,
+    place: String,
+}
+
+fn records(o: &mut Out<'_>, args: &ModelArgs, lowerer: &Lowerer<'_>) -> Option<Vec<RecordIn>> {
     let Some(path) = &args.data else {
-        return Some(vec![(None, None)]);
+        return Some(vec![RecordIn { value: None, index: None, place: String::new() }]);
     };
     let (_, ty) = lowerer.data_param()?.clone();
     let src = read_source(o, Some(path))?;
@@ -141,7 +149,11 @@ fn records(o: &mut Out<'_>, args: &ModelArgs, lowerer: &Lowerer<'_>) -> Option<V
     let mut errors = Diagnostics::new();
     for (k, rec) in recs.iter().enumerate() {
         match data::parse_text(&rec.text, &ty) {
-            Ok(v) => out.push((Some(v), Some(k))),
+            Ok(v) => out.push(RecordIn {
+                value: Some(v),
+                index: Some(k),
+                place: format!("record {k} ({}, line {})", src.name(), rec.line),
+            }),
             Err(e) => {
                 let line_no = rec.line + e.line.unwrap_or(0);
                 let start = rec.offset
@@ -216,7 +228,7 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
     let started = Instant::now();
     let mut solver: Option<Solver> = None;
     let (mut unsolved, mut cut, mut broken) = (0usize, 0usize, 0usize);
-    for (value, record) in records {
+    for RecordIn { value, index: record, place } in records {
         if crate::cli::interrupt_flag().load(std::sync::atomic::Ordering::Relaxed) {
             cut += 1;
             break;
@@ -224,12 +236,19 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
         let inst = match lowerer.instance(value) {
             Ok(i) => i,
             Err(RecordFailure { diagnostics, unsolvable }) => {
+                if !place.is_empty() {
+                    o.note(&format!("in {place}:"));
+                }
                 report(o, &diagnostics);
+                // One answer per record on stdout, so outputs stay aligned with inputs.
+                no_solution_line(o, s, record);
                 if unsolvable {
-                    no_solution_line(o, s, record);
                     unsolved += 1;
                 } else {
                     broken += 1;
+                }
+                if !s.json && !s.count && args.data.is_some() {
+                    o.line("");
                 }
                 continue;
             }
@@ -282,6 +301,9 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
                 }
             }
             Err(clash) => {
+                if !place.is_empty() {
+                    o.note(&format!("in {place}:"));
+                }
                 report(o, &Diagnostics::from(Box::new(clash_report(&f.src, &inst, &clash)) as crate::diag::Diag));
                 no_solution_line(o, s, record);
                 unsolved += 1;
@@ -385,8 +407,11 @@ pub fn check(o: &mut Out<'_>, args: &ModelArgs) -> u8 {
         return EXIT_BAD_INPUT;
     };
     let mut bad = false;
-    for (value, _) in records {
-        if let Err(fail) = lowerer.instance(value) {
+    for rec in records {
+        if let Err(fail) = lowerer.instance(rec.value) {
+            if !rec.place.is_empty() {
+                o.note(&format!("in {}:", rec.place));
+            }
             bad |= report(o, &fail.diagnostics) && !fail.unsolvable;
         }
     }
@@ -404,7 +429,7 @@ pub fn compile(o: &mut Out<'_>, args: &ModelArgs, emit: Emit) -> u8 {
     let Some(records) = records(o, args, &lowerer) else {
         return EXIT_BAD_INPUT;
     };
-    let Some((value, _)) = records.into_iter().next() else {
+    let Some(RecordIn { value, .. }) = records.into_iter().next() else {
         o.error("the data file holds no records");
         return EXIT_BAD_INPUT;
     };

@@ -259,6 +259,8 @@ impl<'m> Lowerer<'m> {
             .iter()
             .enumerate()
             .any(|(i, d)| matches!(d, Decl::Item(_) | Decl::Option(_) | Decl::Canvas(_)) && lowerer.stale[i]);
+        let stale = lowerer.stale.clone();
+        check_asserts(&mut lowerer.env, &|i| !stale[i])?;
         if !families_vary {
             let (fam, warnings) = lower_families(&mut lowerer.env, &|_| true)?;
             lowerer.warnings.extend(warnings);
@@ -311,6 +313,8 @@ impl<'m> Lowerer<'m> {
             self.env.reset(|i| stale[i], params);
         }
         let model = self.env.model();
+        let stale = self.stale.clone();
+        check_asserts(&mut self.env, &|i| stale[i]).map_err(fail)?;
         let (families, mut forced) = match &self.base {
             Some(base) => (Rc::clone(base), self.base_forced.clone()),
             None => {
@@ -342,6 +346,33 @@ impl<'m> Lowerer<'m> {
         }
         Ok(Instance { families, forced })
     }
+}
+
+/// Evaluates the `assert` declarations for which `include` is true; each failing one is
+/// reported once, with its message and the loop values that broke it.
+fn check_asserts<'m>(env: &mut Env<'m>, include: &dyn Fn(usize) -> bool) -> Result<(), Diagnostics> {
+    let model = env.model();
+    let mut errors = Diagnostics::new();
+    for (i, d) in model.decls.iter().enumerate() {
+        let Decl::Assert(a) = d else { continue };
+        if !include(i) {
+            continue;
+        }
+        let r = env.for_each(&a.clauses, &mut |env| {
+            if env.eval_bool(&a.cond, "an assertion")? {
+                return Ok(());
+            }
+            let message = match &a.message {
+                Some(m) => env.eval(m)?.to_string(),
+                None => "this assertion does not hold".to_string(),
+            };
+            Err(env.error("E0407", message, a.cond.span, "false here"))
+        });
+        if let Err(e) = r {
+            errors.push(*e);
+        }
+    }
+    if errors.has_errors() { Err(errors) } else { Ok(()) }
 }
 
 /// Primary items that no option covers make the model unsolvable before the search
@@ -376,7 +407,7 @@ fn uncoverable(fam: &Families, src: &SourceFile) -> Result<(), crate::diag::Diag
             names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
         ),
     )
-    .help("every primary item must be covered, so the model has no solution; add options that cover it, declare the item `secondary`, or give it the bounds `: 0..1`")
+    .help("every primary item must be covered, so there is no solution; add options that cover it, declare the item `secondary`, or give it the bounds `: 0..1`")
     .with_source(src);
     if let crate::problem::Origin::Model { decl, bindings } = &problem.items[first].origin {
         let values: Vec<String> = bindings.iter().map(|(n, v)| format!("{n} = {v}")).collect();

@@ -43,6 +43,8 @@ pub enum Decl {
     Objective(ObjectiveDecl),
     /// `canvas (r, c) = "." for ...`: cells painted under every solution.
     Canvas(Paint),
+    /// `assert COND for ... else MESSAGE`: a check of the parameters and data.
+    Assert(AssertDecl),
 }
 
 impl Decl {
@@ -57,6 +59,7 @@ impl Decl {
             Decl::Force(d) => d.span,
             Decl::Objective(d) => d.span,
             Decl::Canvas(d) => d.span,
+            Decl::Assert(d) => d.span,
         }
     }
 
@@ -69,7 +72,7 @@ impl Decl {
             Decl::Fn(d) => Some(&d.name),
             Decl::Item(d) => Some(&d.name),
             Decl::Option(d) => Some(&d.name),
-            Decl::Force(_) | Decl::Objective(_) | Decl::Canvas(_) => None,
+            Decl::Force(_) | Decl::Objective(_) | Decl::Canvas(_) | Decl::Assert(_) => None,
         }
     }
 }
@@ -221,6 +224,20 @@ pub struct ForceDecl {
     pub index: Vec<Expr>,
     /// Generators and filters.
     pub clauses: Vec<Clause>,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// `assert COND CLAUSES (else MESSAGE)?`: for every binding of the clauses, `COND` must
+/// hold; otherwise the model (or the data record) is rejected with `MESSAGE`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AssertDecl {
+    /// What must be true.
+    pub cond: Expr,
+    /// Generators and filters.
+    pub clauses: Vec<Clause>,
+    /// What to tell the user when it is not.
+    pub message: Option<Expr>,
     /// The whole declaration.
     pub span: Span,
 }

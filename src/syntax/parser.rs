@@ -161,6 +161,7 @@ fn is_token(rule: Rule) -> bool {
             | kw_cost
             | kw_paint
             | kw_canvas
+            | kw_assert
             | kw_if
             | kw_then
             | kw_else
@@ -225,6 +226,7 @@ impl<'s> Builder<'s> {
             Rule::option_decl => Decl::Option(self.option_decl(p)),
             Rule::force_decl => Decl::Force(self.force_decl(p)),
             Rule::canvas_decl => Decl::Canvas(self.paint(p)),
+            Rule::assert_decl => Decl::Assert(self.assert_decl(p)),
             _ => Decl::Objective(self.objective(p)),
         }
     }
@@ -417,6 +419,27 @@ impl<'s> Builder<'s> {
             cell,
             value,
             clauses,
+            span: sp,
+        }
+    }
+
+    fn assert_decl(&self, p: Pair<'_, Rule>) -> AssertDecl {
+        let sp = span(&p);
+        let mut it = kids(p);
+        let cond = self.expr(it.next().expect("grammar: assert condition"));
+        let mut clauses = Vec::new();
+        let mut message = None;
+        for q in it {
+            match q.as_rule() {
+                Rule::clauses => clauses = self.clauses(q),
+                Rule::kw_else => {}
+                _ => message = Some(self.expr(q)),
+            }
+        }
+        AssertDecl {
+            cond,
+            clauses,
+            message,
             span: sp,
         }
     }

@@ -211,6 +211,7 @@ fn kinds(text: &str) -> Vec<&'static str> {
             Decl::Force(_) => "force",
             Decl::Objective(_) => "objective",
             Decl::Canvas(_) => "canvas",
+            Decl::Assert(_) => "assert",
         })
         .collect()
 }

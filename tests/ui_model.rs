@@ -37,7 +37,32 @@ fn run(path: &Path) -> datatest_stable::Result<()> {
     run_ui(path, "run")
 }
 
+/// `tests/ui/data/*.txt` are data files for a shipped model named on their first line,
+/// `# model: examples/pearl.dlx` (more arguments may follow the path).
+fn data(path: &Path) -> datatest_stable::Result<()> {
+    let text = std::fs::read_to_string(path)?;
+    let header = text
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("# model:"))
+        .ok_or("the first line must be `# model: PATH [ARGS]`")?;
+    let mut words = header.split_whitespace();
+    let model = words.next().ok_or("no model path")?;
+    let data = path.display().to_string();
+    let mut args = vec!["run", model, "--data", &data];
+    args.extend(words);
+    let r = cli::dlxc(&args);
+    let mut actual = r.stderr;
+    if !r.stdout.is_empty() {
+        actual.push_str("--- stdout\n");
+        actual.push_str(&r.stdout);
+    }
+    actual.push_str(&format!("--- exit code {}\n", r.code));
+    golden::check(path, &actual)
+}
+
 datatest_stable::harness! {
     { test = check, root = "tests/ui/check", pattern = r"\.dlx$" },
     { test = run, root = "tests/ui/run", pattern = r"\.dlx$" },
+    { test = data, root = "tests/ui/data", pattern = r"\.txt$" },
 }

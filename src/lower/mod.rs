@@ -369,7 +369,10 @@ fn check_asserts<'m>(env: &mut Env<'m>, include: &dyn Fn(usize) -> bool) -> Resu
             Err(env.error("E0407", message, a.cond.span, "false here"))
         });
         if let Err(e) = r {
+            // Later assertions usually rely on earlier ones (a board's shape before its
+            // contents), so the first failure is the one worth reading.
             errors.push(*e);
+            break;
         }
     }
     if errors.has_errors() { Err(errors) } else { Ok(()) }

@@ -1,0 +1,267 @@
+//! The polyomino models: pearl (NOI 2005) and pentominoes, with counts against published
+//! values and every printed solution checked by a checker that knows nothing of the
+//! models: each hole covered once, each piece used once, each placement congruent to
+//! its piece.
+
+#[path = "common/cli.rs"]
+mod cli;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use cli::{dlxc, temp_file};
+
+type Cells = BTreeSet<(i32, i32)>;
+
+/// Cells of ASCII art rows: every character other than `.` is a cell.
+fn art(rows: &[&str]) -> Cells {
+    let mut out = Cells::new();
+    for (r, row) in rows.iter().enumerate() {
+        for (c, ch) in row.chars().enumerate() {
+            if ch != '.' {
+                out.insert((r as i32, c as i32));
+            }
+        }
+    }
+    out
+}
+
+fn normalized(cells: &Cells) -> Cells {
+    let r0 = cells.iter().map(|c| c.0).min().unwrap_or(0);
+    let c0 = cells.iter().map(|c| c.1).min().unwrap_or(0);
+    cells.iter().map(|&(r, c)| (r - r0, c - c0)).collect()
+}
+
+/// Whether two sets of cells are congruent under the 8 symmetries of the square, each
+/// written out as its own coordinate formula.
+fn congruent(a: &Cells, b: &Cells) -> bool {
+    let transforms: [fn((i32, i32)) -> (i32, i32); 8] = [
+        |(r, c)| (r, c),
+        |(r, c)| (c, -r),
+        |(r, c)| (-r, -c),
+        |(r, c)| (-c, r),
+        |(r, c)| (r, -c),
+        |(r, c)| (-r, c),
+        |(r, c)| (c, r),
+        |(r, c)| (-c, -r),
+    ];
+    let target = normalized(b);
+    transforms
+        .iter()
+        .any(|t| normalized(&a.iter().map(|&x| t(x)).collect()) == target)
+}
+
+/// Checks a printed board: its cells are exactly `holes`, and each letter's cells are
+/// congruent to that letter's piece.
+fn assert_packing(grid: &[String], holes: &Cells, pieces: &BTreeMap<char, Cells>) {
+    let mut by_letter: BTreeMap<char, Cells> = BTreeMap::new();
+    let mut seen = Cells::new();
+    for (r, row) in grid.iter().enumerate() {
+        for (c, ch) in row.chars().enumerate() {
+            let at = (r as i32, c as i32);
+            if ch == '.' {
+                assert!(!holes.contains(&at), "hole {at:?} left empty in {grid:?}");
+                continue;
+            }
+            seen.insert(at);
+            by_letter.entry(ch).or_default().insert(at);
+        }
+    }
+    assert_eq!(&seen, holes, "the board's cells in {grid:?}");
+    assert_eq!(by_letter.len(), pieces.len(), "pieces used in {grid:?}");
+    for (letter, cells) in &by_letter {
+        let piece = &pieces[letter];
+        assert!(congruent(cells, piece), "piece {letter} in {grid:?} is not its shape");
+    }
+}
+
+fn pearl_pieces() -> BTreeMap<char, Cells> {
+    [
+        ('A', art(&["OO", "O"])),
+        ('B', art(&["OOOO"])),
+        ('C', art(&["OOO", "O"])),
+        ('D', art(&["OO", "OO"])),
+        ('E', art(&["O", "O", "OOO"])),
+        ('F', art(&["OOOO", ".O"])),
+        ('G', art(&["OOO", "O.O"])),
+        ('H', art(&["OOO", "OO"])),
+        ('I', art(&["OOO", "..OO"])),
+        ('J', art(&[".O", "OOO", ".O"])),
+        ('K', art(&["O", "OO", ".OO"])),
+        ('L', art(&["OOOO", "O"])),
+    ]
+    .into_iter()
+    .collect()
+}
+
+fn pentominoes() -> BTreeMap<char, Cells> {
+    [
+        ('F', art(&[".OO", "OO.", ".O."])),
+        ('I', art(&["OOOOO"])),
+        ('L', art(&["OOOO", "O..."])),
+        ('N', art(&["OO..", ".OOO"])),
+        ('P', art(&["OO", "OO", "O."])),
+        ('T', art(&["OOO", ".O.", ".O."])),
+        ('U', art(&["O.O", "OOO"])),
+        ('V', art(&["O..", "O..", "OOO"])),
+        ('W', art(&["O..", "OO.", ".OO"])),
+        ('X', art(&[".O.", "OOO", ".O."])),
+        ('Y', art(&["OOOO", ".O.."])),
+        ('Z', art(&["OO.", ".O.", ".OO"])),
+    ]
+    .into_iter()
+    .collect()
+}
+
+fn triangle() -> Cells {
+    (0..10).flat_map(|r| (0..=r).map(move |c| (r, c))).collect()
+}
+
+fn grids(stdout: &str) -> Vec<Vec<String>> {
+    stdout
+        .split("\n\n")
+        .map(|b| b.lines().map(str::to_string).collect::<Vec<_>>())
+        .filter(|g| !g.is_empty())
+        .collect()
+}
+
+#[test]
+fn pearl_pieces_cover_the_triangle_exactly() {
+    let total: usize = pearl_pieces().values().map(BTreeSet::len).sum();
+    assert_eq!(total, triangle().len());
+}
+
+#[test]
+fn pearl_default_board_is_solved_around_its_pieces() {
+    let r = dlxc(&["run", "examples/pearl.dlx"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let grid: Vec<String> = r.stdout.lines().map(str::to_string).collect();
+    assert_packing(&grid, &triangle(), &pearl_pieces());
+    let model = std::fs::read_to_string("examples/pearl.dlx").unwrap();
+    let default: Vec<&str> = model
+        .split("\"\"\"")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    for (r, row) in default.iter().enumerate() {
+        for (c, ch) in row.chars().enumerate() {
+            if ch != '.' {
+                assert_eq!(grid[r].chars().nth(c), Some(ch), "placed piece moved at ({r}, {c})");
+            }
+        }
+    }
+}
+
+#[test]
+fn pearl_boards_in_the_shipped_data() {
+    let r = dlxc(&["run", "examples/pearl.dlx", "--data", "examples/data/pearl.txt", "--all"]);
+    // Record 3 has no solution, record 4 is not a valid board.
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("in record 3 (examples/data/pearl.txt, line 40):"));
+    assert!(r.stderr.contains("no option covers the primary item `hole[0,0]`"));
+    assert!(r.stderr.contains("the holes marked B are not an orientation of piece B"));
+    let blocks = grids(&r.stdout);
+    let solved: Vec<&Vec<String>> = blocks.iter().filter(|g| g.len() == 10).collect();
+    assert!(solved.len() >= 3, "{}", r.stdout);
+    for g in solved {
+        assert_packing(g, &triangle(), &pearl_pieces());
+    }
+    assert_eq!(blocks.iter().filter(|g| g[0] == "No solution").count(), 2);
+}
+
+#[test]
+fn pearl_empty_board_has_32288_fillings() {
+    let r = dlxc(&["run", "examples/pearl.dlx", "--data", "examples/data/pearl-empty.txt", "--count"]);
+    assert_eq!(r.stdout.trim(), "32288", "{}", r.stderr);
+}
+
+#[test]
+fn pearl_some_fillings_of_the_empty_board_are_valid() {
+    let r = dlxc(&["run", "examples/pearl.dlx", "--data", "examples/data/pearl-empty.txt", "--limit", "50"]);
+    let blocks = grids(&r.stdout);
+    assert_eq!(blocks.len(), 50);
+    let distinct: BTreeSet<&Vec<String>> = blocks.iter().collect();
+    assert_eq!(distinct.len(), 50);
+    for g in &blocks {
+        assert_packing(g, &triangle(), &pearl_pieces());
+    }
+}
+
+#[test]
+fn pearl_board_of_the_wrong_shape_is_refused() {
+    let file = temp_file("pearl-short.txt", ".\n..\n...\n");
+    let r = dlxc(&["run", "examples/pearl.dlx", "--data", file.to_str().unwrap()]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("a pearl board has 10 lines"), "{}", r.stderr);
+}
+
+fn pentomino(args: &[&str]) -> cli::Run {
+    let mut all = vec!["run", "examples/pentomino.dlx"];
+    all.extend_from_slice(args);
+    dlxc(&all)
+}
+
+#[test]
+fn pentomino_counts_up_to_symmetry() {
+    let centre = "hole={(3,3),(3,4),(4,3),(4,4)}";
+    for (args, count) in [
+        (vec!["-p", "break_symmetry=true"], 2339),
+        (vec!["-p", "rows=5", "-p", "cols=12", "-p", "break_symmetry=true"], 1010),
+        (vec!["-p", "rows=4", "-p", "cols=15", "-p", "break_symmetry=true"], 368),
+        (vec!["-p", "rows=3", "-p", "cols=20", "-p", "break_symmetry=true"], 2),
+        (vec!["-p", "rows=8", "-p", "cols=8", "-p", centre, "-p", "break_symmetry=true"], 65),
+    ] {
+        let mut a = args.clone();
+        a.push("--count");
+        let r = pentomino(&a);
+        assert_eq!(r.stdout.trim(), count.to_string(), "{args:?}: {}", r.stderr);
+    }
+}
+
+#[test]
+fn pentomino_raw_counts_on_small_boards() {
+    let centre = "hole={(3,3),(3,4),(4,3),(4,4)}";
+    let r = pentomino(&["-p", "rows=3", "-p", "cols=20", "--count"]);
+    assert_eq!(r.stdout.trim(), "8");
+    let r = pentomino(&["-p", "rows=8", "-p", "cols=8", "-p", centre, "--count"]);
+    assert_eq!(r.stdout.trim(), "520");
+}
+
+/// The raw counts of the large rectangles take several seconds each; the engine's own
+/// tests count 6x10 raw, and `cargo test --release -- --ignored` runs these.
+#[test]
+#[ignore]
+fn pentomino_raw_counts_on_large_boards() {
+    for (rows, cols, count) in [(6, 10, 9356), (5, 12, 4040), (4, 15, 1472)] {
+        let (r, c) = (format!("rows={rows}"), format!("cols={cols}"));
+        let out = pentomino(&["-p", &r, "-p", &c, "--count"]);
+        assert_eq!(out.stdout.trim(), count.to_string());
+    }
+}
+
+#[test]
+fn pentomino_solutions_are_valid_packings() {
+    let centre = "hole={(3,3),(3,4),(4,3),(4,4)}";
+    let cases: [(Vec<&str>, Cells); 2] = [
+        (vec![], (0..6).flat_map(|r| (0..10).map(move |c| (r, c))).collect()),
+        (
+            vec!["-p", "rows=8", "-p", "cols=8", "-p", centre],
+            (0..8)
+                .flat_map(|r| (0..8).map(move |c| (r, c)))
+                .filter(|&(r, c)| !((3..5).contains(&r) && (3..5).contains(&c)))
+                .collect(),
+        ),
+    ];
+    for (args, holes) in cases {
+        let mut a = args.clone();
+        a.extend(["--limit", "20"]);
+        let r = pentomino(&a);
+        let blocks = grids(&r.stdout);
+        assert_eq!(blocks.len(), 20, "{args:?}");
+        for g in &blocks {
+            assert_packing(g, &holes, &pentominoes());
+        }
+    }
+}

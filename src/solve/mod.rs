@@ -26,6 +26,9 @@
 //! assert_eq!(outcome.end, End::Exhausted);
 //! ```
 //!
+//! As in Knuth's programs, the search only chooses options from the lists of primary
+//! items: an option with no primary item is part of a solution only when forced.
+//!
 //! Only plain exact cover (Algorithm X) is implemented: colors (Algorithm C) and
 //! multiplicities (Algorithm M) are refused by [`Solver::new`]. Costs are carried by the
 //! problem but ignored here.
@@ -68,9 +71,9 @@ pub struct SearchConfig {
 /// The counters of one search, as DLX1 reports them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
-    /// Search-tree nodes: levels entered (DLX1's `nodes`, counted before the item
-    /// choice). A search whose forced options already cover every primary item enters
-    /// none.
+    /// Search-tree nodes: levels entered, solutions included (DLX1's `nodes`, counted
+    /// before the test for a solution). A search whose forced options already cover
+    /// every primary item has one node, its solution.
     pub nodes: u64,
     /// Link updates: one per item unlinked by a cover and one per node hidden (DLX1's
     /// `updates`). Covering the forced options is not counted.
@@ -328,7 +331,9 @@ mod tests {
         assert_eq!(all, vec![vec![OptionId(3), OptionId(0), OptionId(4)]]);
         assert_eq!(s.links, pristine);
         let out = s
-            .search(&[OptionId(0)], &SearchConfig::default(), &mut |_| Flow::Stop)
+            .search(&[OptionId(0)], &SearchConfig::default(), &mut |_| {
+                Flow::Stop
+            })
             .unwrap();
         assert_eq!(out.end, End::Stopped);
         assert_eq!(s.links, pristine);
@@ -341,9 +346,11 @@ mod tests {
         assert_eq!(out.stats.nodes, 2);
         assert_eq!(s.links, pristine);
         let err = s
-            .search(&[OptionId(3), OptionId(1)], &SearchConfig::default(), &mut |_| {
-                Flow::Continue
-            })
+            .search(
+                &[OptionId(3), OptionId(1)],
+                &SearchConfig::default(),
+                &mut |_| Flow::Continue,
+            )
             .unwrap_err();
         assert_eq!(err.item, ItemId(0));
         assert_eq!(s.links, pristine);
@@ -374,6 +381,6 @@ mod tests {
             assert_eq!(x, [OptionId(0)]);
             Flow::Continue
         });
-        assert_eq!(out.unwrap().stats.nodes, 0);
+        assert_eq!(out.unwrap().stats.nodes, 1);
     }
 }

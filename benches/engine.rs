@@ -85,7 +85,10 @@ fn main() {
         let clues = sudoku_clues(HARD_SUDOKU, 3);
         run("sudoku-hardest1106#1", &sudoku_empty(3), &clues, false);
     }
-    if wanted("calibrate") {
+    if wanted("sudoku17") {
+        sudoku17();
+    }
+    if filters.iter().any(|f| f == "calibrate") {
         // Item orders of queens: only organ-pipe order reproduces DLX1's node counts.
         for n in [8, 12] {
             run(
@@ -102,4 +105,49 @@ fn main() {
             );
         }
     }
+}
+
+/// All 49,158 17-clue puzzles with one solver, if the data set is present: shows that the
+/// links are reused (and restored) across searches.
+fn sudoku17() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../shared/data/sudoku9/puzzles2_17_clue.txt"
+    );
+    let Ok(text) = std::fs::read_to_string(path) else {
+        println!("sudoku17: {path} not found, skipped");
+        return;
+    };
+    let mut solver = match Solver::new(&sudoku_empty(3)) {
+        Ok(s) => s,
+        Err(e) => return eprintln!("sudoku17: {e}"),
+    };
+    let config = SearchConfig {
+        count_only: true,
+        ..SearchConfig::default()
+    };
+    let (mut puzzles, mut solutions, mut nodes, mut updates) = (0u64, 0u128, 0u64, 0u64);
+    let t = Instant::now();
+    for line in text
+        .lines()
+        .filter(|l| l.len() >= 81 && !l.starts_with('#'))
+    {
+        let clues = sudoku_clues(&line[..81], 3);
+        if let Ok(o) = solver.search(&clues, &config, &mut |_| Flow::Continue) {
+            puzzles += 1;
+            solutions += o.stats.solutions;
+            nodes += o.stats.nodes;
+            updates += o.stats.updates;
+        }
+    }
+    let wall = t.elapsed().as_secs_f64();
+    println!(
+        "{:<22} {:>9} {:>11} {:>13} {:>10.2} M/s {:>8.3} s  ({puzzles} puzzles)",
+        "sudoku17-all",
+        solutions,
+        nodes,
+        updates,
+        nodes as f64 / wall / 1e6,
+        wall
+    );
 }

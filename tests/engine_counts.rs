@@ -95,10 +95,14 @@ fn langford_raw_counts() {
 }
 
 #[test]
-fn pentominoes_6x10() {
+fn pentominoes_6x10_raw() {
     let p = pentominoes(10, 6, false);
     assert_eq!((p.options.len(), p.items.len()), (2056, 72));
     assert_eq!(count(&p).stats.solutions, 9356);
+}
+
+#[test]
+fn pentominoes_6x10_one_piece_restricted() {
     // F restricted to rotations 0 and 1, board 10 wide and 6 high, cells row-major:
     // exactly DLX1's 1,722,566 nodes and 586,041,027 updates.
     let out = count(&pentominoes(10, 6, true));

@@ -234,6 +234,9 @@ impl Solver {
                 bad.0 + 1
             );
         }
+        // In debug builds, check the promise that every search restores the links.
+        #[cfg(debug_assertions)]
+        let before = self.links.clone();
         // Cover the forced options, watching for an item covered twice.
         let mut clash = None;
         let mut done = 0;
@@ -280,6 +283,8 @@ impl Solver {
                 self.links.uncover(i);
             }
         }
+        #[cfg(debug_assertions)]
+        debug_assert!(self.links == before, "a search left the links changed");
         result
     }
 

@@ -28,12 +28,12 @@ use crate::problem::OptionId;
 /// What the loop does next; the labels of DLX1's `goto`s.
 #[derive(Clone, Copy)]
 enum Step {
-    /// X2/X3: enter a new level (a node), visit a solution or choose an item and cover
-    /// it (X4).
+    /// X2-X4: enter level `level` (a node); visit a solution, or choose an item and
+    /// cover it.
     Forward,
-    /// X5: try `choice[level]`, or back up if its item is exhausted.
+    /// X5: try `choice[level]`, or go to X7 if its item is exhausted.
     Advance,
-    /// X7: uncover the item of the exhausted level and go up one level.
+    /// X7-X8: uncover the item of the exhausted level and leave the level.
     Backup,
     /// X6: uncover the other items of `choice[level]` and try the next option.
     Recover,
@@ -180,6 +180,7 @@ pub(crate) fn run(
     let n = links.n_items;
     let mut level = 0usize;
 
+    // X1 was done by `Links::new` and by covering the forced options.
     let node_limit = config.node_limit.unwrap_or(u64::MAX);
     let mut step = Step::Forward;
     // How many levels are fully covered when the loop is left early; they get unwound.
@@ -220,6 +221,7 @@ pub(crate) fn run(
                         covered_levels = level;
                         break;
                     }
+                    // X8: leave this level.
                     if level == 0 {
                         // Nothing was left to cover: the forced options were the solution.
                         end = End::Exhausted;
@@ -238,19 +240,21 @@ pub(crate) fn run(
                 step = Step::Advance;
             }
             Step::Advance => {
-                // X5: try option choice[level], unless the item's list is exhausted.
+                // X5: try option choice[level]; the item head means no option is left.
                 let x = choice[level];
                 if x <= n {
                     step = Step::Backup;
                     continue;
                 }
                 links.cover_others(x, &mut stats.updates);
+                // Back to X2 one level down.
                 level += 1;
                 step = Step::Forward;
             }
             Step::Backup => {
-                // X7: choice[level] is the item head; uncover it and leave the level.
+                // X7: choice[level] is the item head; uncover that item.
                 links.uncover(choice[level]);
+                // X8: leave this level.
                 if level == 0 {
                     end = End::Exhausted;
                     covered_levels = 0;

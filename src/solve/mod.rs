@@ -40,7 +40,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use crate::problem::{Bounds, ItemId, OptionId, Problem};
+use crate::problem::{Bounds, ItemId, OptionId, Problem, ProblemError};
 use links::Links;
 
 /// What the visitor tells the search after seeing a solution.
@@ -149,6 +149,9 @@ pub enum Unsupported {
         /// Its bounds.
         bounds: Bounds,
     },
+    /// The problem breaks an invariant of [`Problem`] (a bug in whatever built it).
+    #[error("invalid problem: {0}")]
+    Invalid(#[from] ProblemError),
     /// The problem has 2^31 or more nodes.
     #[error("the problem is too large: the engine indexes at most 2^31 matrix entries")]
     TooLarge,
@@ -168,11 +171,13 @@ pub struct Solver {
 }
 
 impl Solver {
-    /// Builds the links of `problem`, which must be valid ([`Problem::validate`]).
+    /// Builds the links of `problem`.
     ///
     /// Refuses colors and multiplicity bounds other than exactly once, with a message
-    /// naming the first offending item.
+    /// naming the first offending item, and problems that fail [`Problem::validate`]
+    /// (checked here because a repeated or dangling item would corrupt the links).
     pub fn new(problem: &Problem) -> Result<Solver, Unsupported> {
+        problem.validate()?;
         for item in &problem.items {
             if let crate::problem::ItemKind::Primary { bounds } = item.kind
                 && !bounds.is_exactly_once()
@@ -186,10 +191,7 @@ impl Solver {
         for opt in &problem.options {
             if let Some(e) = opt.entries.iter().find(|e| e.color.is_some()) {
                 return Err(Unsupported::Colors {
-                    item: problem
-                        .items
-                        .get(e.item.index())
-                        .map_or_else(|| format!("#{}", e.item.0 + 1), |i| i.name.clone()),
+                    item: problem.item(e.item).name.clone(),
                 });
             }
         }
@@ -372,6 +374,16 @@ mod tests {
         b.primary_bounded("a", Bounds { lo: 1, hi: Some(2) });
         let e = Solver::new(&b.build()).unwrap_err();
         assert!(e.to_string().contains("1..2"), "{e}");
+    }
+
+    #[test]
+    fn invalid_problems_are_refused_not_panicked_on() {
+        let mut p = knuth();
+        let first = p.options[0].entries[0];
+        p.options[0].entries.push(first);
+        assert!(matches!(Solver::new(&p), Err(Unsupported::Invalid(_))));
+        p.options[0].entries[0].item = ItemId(99);
+        assert!(matches!(Solver::new(&p), Err(Unsupported::Invalid(_))));
     }
 
     #[test]

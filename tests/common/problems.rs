@@ -33,12 +33,12 @@ pub enum QueensOrder {
     OrganPipe,
 }
 
-/// The organ-pipe order of `0..n`: middle first, then alternately just before and just
-/// after what has been taken (`3 4 2 5 1 6 0 7` for n = 8, `2 1 3 0 4` for n = 5).
+/// The organ-pipe order of `0..n`: middle first, then alternately just after and just
+/// before what has been taken (`3 4 2 5 1 6 0 7` for n = 8, `2 3 1 4 0` for n = 5).
 pub fn organ_pipe(n: usize) -> Vec<usize> {
     let mut order = Vec::with_capacity(n);
     for k in 0..n {
-        // Offsets 0, +1, -1, +2, -2 ... around (n-1)/2 ... as in Knuth's queens generators.
+        // Offsets 0, +1, -1, +2, -2, ... around (n-1)/2.
         let m = (n - 1) / 2;
         let half = k.div_ceil(2);
         let i = if k % 2 == 1 { m + half } else { m - half };
@@ -85,7 +85,7 @@ pub fn langford(n: usize) -> Problem {
 }
 
 /// [`langford`] with the positions listed before the values, and optionally with value
-/// `half` kept to the placements left of its mirror image (`i < 2n - 2 - half - i`),
+/// `half` kept to the placements not right of their mirror image (`i <= 2n - 2 - half - i`),
 /// which halves the count when `half` is odd (no placement of it is its own mirror).
 pub fn langford_with(n: usize, positions_first: bool, half: Option<usize>) -> Problem {
     let mut b = ProblemBuilder::new();

@@ -26,6 +26,9 @@
 //! assert_eq!(outcome.end, End::Exhausted);
 //! ```
 //!
+//! As in Knuth's programs, the search only chooses options from the lists of primary
+//! items: an option with no primary item is part of a solution only when forced.
+//!
 //! Only plain exact cover (Algorithm X) is implemented: colors (Algorithm C) and
 //! multiplicities (Algorithm M) are refused by [`Solver::new`]. Costs are carried by the
 //! problem but ignored here.
@@ -37,7 +40,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use crate::problem::{Bounds, ItemId, OptionId, Problem};
+use crate::problem::{Bounds, ItemId, OptionId, Problem, ProblemError};
 use links::Links;
 
 /// What the visitor tells the search after seeing a solution.
@@ -68,9 +71,9 @@ pub struct SearchConfig {
 /// The counters of one search, as DLX1 reports them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
-    /// Search-tree nodes: levels entered (DLX1's `nodes`, counted before the item
-    /// choice). A search whose forced options already cover every primary item enters
-    /// none.
+    /// Search-tree nodes: levels entered, solutions included (DLX1's `nodes`, counted
+    /// before the test for a solution). A search whose forced options already cover
+    /// every primary item has one node, its solution.
     pub nodes: u64,
     /// Link updates: one per item unlinked by a cover and one per node hidden (DLX1's
     /// `updates`). Covering the forced options is not counted.
@@ -146,6 +149,9 @@ pub enum Unsupported {
         /// Its bounds.
         bounds: Bounds,
     },
+    /// The problem breaks an invariant of [`Problem`] (a bug in whatever built it).
+    #[error("invalid problem: {0}")]
+    Invalid(#[from] ProblemError),
     /// The problem has 2^31 or more nodes.
     #[error("the problem is too large: the engine indexes at most 2^31 matrix entries")]
     TooLarge,
@@ -165,11 +171,13 @@ pub struct Solver {
 }
 
 impl Solver {
-    /// Builds the links of `problem`, which must be valid ([`Problem::validate`]).
+    /// Builds the links of `problem`.
     ///
     /// Refuses colors and multiplicity bounds other than exactly once, with a message
-    /// naming the first offending item.
+    /// naming the first offending item, and problems that fail [`Problem::validate`]
+    /// (checked here because a repeated or dangling item would corrupt the links).
     pub fn new(problem: &Problem) -> Result<Solver, Unsupported> {
+        problem.validate()?;
         for item in &problem.items {
             if let crate::problem::ItemKind::Primary { bounds } = item.kind
                 && !bounds.is_exactly_once()
@@ -183,10 +191,7 @@ impl Solver {
         for opt in &problem.options {
             if let Some(e) = opt.entries.iter().find(|e| e.color.is_some()) {
                 return Err(Unsupported::Colors {
-                    item: problem
-                        .items
-                        .get(e.item.index())
-                        .map_or_else(|| format!("#{}", e.item.0 + 1), |i| i.name.clone()),
+                    item: problem.item(e.item).name.clone(),
                 });
             }
         }
@@ -231,6 +236,9 @@ impl Solver {
                 bad.0 + 1
             );
         }
+        // In debug builds, check the promise that every search restores the links.
+        #[cfg(debug_assertions)]
+        let before = self.links.clone();
         // Cover the forced options, watching for an item covered twice.
         let mut clash = None;
         let mut done = 0;
@@ -277,6 +285,8 @@ impl Solver {
                 self.links.uncover(i);
             }
         }
+        #[cfg(debug_assertions)]
+        debug_assert!(self.links == before, "a search left the links changed");
         result
     }
 
@@ -328,7 +338,9 @@ mod tests {
         assert_eq!(all, vec![vec![OptionId(3), OptionId(0), OptionId(4)]]);
         assert_eq!(s.links, pristine);
         let out = s
-            .search(&[OptionId(0)], &SearchConfig::default(), &mut |_| Flow::Stop)
+            .search(&[OptionId(0)], &SearchConfig::default(), &mut |_| {
+                Flow::Stop
+            })
             .unwrap();
         assert_eq!(out.end, End::Stopped);
         assert_eq!(s.links, pristine);
@@ -341,9 +353,11 @@ mod tests {
         assert_eq!(out.stats.nodes, 2);
         assert_eq!(s.links, pristine);
         let err = s
-            .search(&[OptionId(3), OptionId(1)], &SearchConfig::default(), &mut |_| {
-                Flow::Continue
-            })
+            .search(
+                &[OptionId(3), OptionId(1)],
+                &SearchConfig::default(),
+                &mut |_| Flow::Continue,
+            )
             .unwrap_err();
         assert_eq!(err.item, ItemId(0));
         assert_eq!(s.links, pristine);
@@ -363,6 +377,16 @@ mod tests {
     }
 
     #[test]
+    fn invalid_problems_are_refused_not_panicked_on() {
+        let mut p = knuth();
+        let first = p.options[0].entries[0];
+        p.options[0].entries.push(first);
+        assert!(matches!(Solver::new(&p), Err(Unsupported::Invalid(_))));
+        p.options[0].entries[0].item = ItemId(99);
+        assert!(matches!(Solver::new(&p), Err(Unsupported::Invalid(_))));
+    }
+
+    #[test]
     fn no_primary_items_means_one_empty_solution() {
         let mut b = ProblemBuilder::new();
         b.secondary(["x"]);
@@ -374,6 +398,6 @@ mod tests {
             assert_eq!(x, [OptionId(0)]);
             Flow::Continue
         });
-        assert_eq!(out.unwrap().stats.nodes, 0);
+        assert_eq!(out.unwrap().stats.nodes, 1);
     }
 }

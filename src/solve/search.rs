@@ -15,7 +15,8 @@
 //! - The depth of the stack is bounded by the number of primary items, since every level
 //!   covers at least one of them, so `choice` is allocated once with that size.
 //!
-//! Counters follow DLX1: `nodes` counts entries into X3 (DLX1's `forward: nodes++`),
+//! Counters follow DLX1: `nodes` counts entries into X2 (DLX1's `forward: nodes++`,
+//! which comes before the test for a solution, so solutions are counted as nodes),
 //! `updates` counts one per item unlinked by `cover` and one per node hidden.
 
 use std::time::Instant;
@@ -27,11 +28,12 @@ use crate::problem::OptionId;
 /// What the loop does next; the labels of DLX1's `goto`s.
 #[derive(Clone, Copy)]
 enum Step {
-    /// X2/X3: enter a new level, choose an item and cover it (X4).
+    /// X2-X4: enter level `level` (a node); visit a solution, or choose an item and
+    /// cover it.
     Forward,
-    /// X5: try `choice[level]`, or back up if its item is exhausted.
+    /// X5: try `choice[level]`, or go to X7 if its item is exhausted.
     Advance,
-    /// X7: uncover the item of the exhausted level and go up one level.
+    /// X7-X8: uncover the item of the exhausted level and leave the level.
     Backup,
     /// X6: uncover the other items of `choice[level]` and try the next option.
     Recover,
@@ -178,19 +180,7 @@ pub(crate) fn run(
     let n = links.n_items;
     let mut level = 0usize;
 
-    // X2 before any level: with nothing left to cover, the forced options (maybe none)
-    // are the one solution; no level is entered.
-    if links.all_covered() {
-        stats.solutions = 1;
-        let end = if config.count_only || on_solution(solution) == Flow::Continue {
-            End::Exhausted
-        } else {
-            End::Stopped
-        };
-        stats.elapsed = start.elapsed();
-        return Outcome { stats, end };
-    }
-
+    // X1 was done by `Links::new` and by covering the forced options.
     let node_limit = config.node_limit.unwrap_or(u64::MAX);
     let mut step = Step::Forward;
     // How many levels are fully covered when the loop is left early; they get unwound.
@@ -199,7 +189,8 @@ pub(crate) fn run(
     loop {
         match step {
             Step::Forward => {
-                // X2 was done by the caller of Forward; X3: a new node of the tree.
+                // X2 happens after the node is counted, as in DLX1 (a solution is a leaf
+                // of the search tree and counts as a node).
                 if stats.nodes >= node_limit {
                     end = End::Cut(Limit::Nodes);
                     covered_levels = level;
@@ -213,49 +204,57 @@ pub(crate) fn run(
                     covered_levels = level;
                     break;
                 }
+                if links.all_covered() {
+                    // X2: every primary item is covered by choice[..level].
+                    stats.solutions += 1;
+                    if !config.count_only {
+                        solution.truncate(forced);
+                        solution.extend(choice[..level].iter().map(|&c| links.option_of(c)));
+                        if on_solution(solution) == Flow::Stop {
+                            end = End::Stopped;
+                            covered_levels = level;
+                            break;
+                        }
+                    }
+                    if config.max_solutions.is_some_and(|m| stats.solutions >= m) {
+                        end = End::Stopped;
+                        covered_levels = level;
+                        break;
+                    }
+                    // X8: leave this level.
+                    if level == 0 {
+                        // Nothing was left to cover: the forced options were the solution.
+                        end = End::Exhausted;
+                        covered_levels = 0;
+                        break;
+                    }
+                    level -= 1;
+                    step = Step::Recover;
+                    continue;
+                }
+                // X3: choose the item with the fewest options.
                 let best = links.choose();
-                // X4: cover the chosen item and point at its first option.
+                // X4: cover it and point at its first option.
                 links.cover(best, &mut stats.updates);
                 choice[level] = links.nodes[best as usize].dlink;
                 step = Step::Advance;
             }
             Step::Advance => {
-                // X5: try option choice[level], unless the item's list is exhausted.
+                // X5: try option choice[level]; the item head means no option is left.
                 let x = choice[level];
                 if x <= n {
                     step = Step::Backup;
                     continue;
                 }
                 links.cover_others(x, &mut stats.updates);
-                if links.all_covered() {
-                    // X2 at the next level: a solution; no new level is entered.
-                    stats.solutions += 1;
-                    if !config.count_only {
-                        solution.truncate(forced);
-                        solution.extend(choice[..=level].iter().map(|&c| links.option_of(c)));
-                        if on_solution(solution) == Flow::Stop {
-                            end = End::Stopped;
-                            covered_levels = level + 1;
-                            break;
-                        }
-                    }
-                    if config
-                        .max_solutions
-                        .is_some_and(|m| stats.solutions >= m)
-                    {
-                        end = End::Stopped;
-                        covered_levels = level + 1;
-                        break;
-                    }
-                    step = Step::Recover;
-                } else {
-                    level += 1;
-                    step = Step::Forward;
-                }
+                // Back to X2 one level down.
+                level += 1;
+                step = Step::Forward;
             }
             Step::Backup => {
-                // X7: choice[level] is the item head; uncover it and leave the level.
+                // X7: choice[level] is the item head; uncover that item.
                 links.uncover(choice[level]);
+                // X8: leave this level.
                 if level == 0 {
                     end = End::Exhausted;
                     covered_levels = 0;

@@ -1,0 +1,153 @@
+//! Engine benchmark: `cargo bench --bench engine`.
+//!
+//! Counts all solutions of a few classic problems and solves a hard sudoku, printing
+//! solutions, nodes and updates (deterministic, comparable with Knuth's DLX1) beside
+//! wall time. One run per case: the node counts, not the timings, are what regressions
+//! are judged on; the times are for comparing with DLX1 (gcc -O3) on the same machine.
+//! Pass case names as arguments to run only those (`cargo bench --bench engine -- queens12`).
+
+#[path = "../tests/common/problems.rs"]
+mod problems;
+
+use std::time::Instant;
+
+use dlxc::problem::{OptionId, Problem};
+use dlxc::solve::{Flow, SearchConfig, Solver};
+use problems::*;
+
+/// The first puzzle of sudoku9/puzzles6_forum_hardest_1106.txt.
+const HARD_SUDOKU: &str =
+    "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
+
+fn run(name: &str, problem: &Problem, forced: &[OptionId], count_only: bool) {
+    let mut solver = match Solver::new(problem) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{name}: {e}");
+            return;
+        }
+    };
+    let config = SearchConfig {
+        count_only,
+        ..SearchConfig::default()
+    };
+    let t = Instant::now();
+    let out = solver.search(forced, &config, &mut |_| Flow::Continue);
+    let wall = t.elapsed().as_secs_f64();
+    match out {
+        Ok(o) => println!(
+            "{name:<22} {:>9} {:>11} {:>13} {:>10.2} M/s {:>8.3} s",
+            o.stats.solutions,
+            o.stats.nodes,
+            o.stats.updates,
+            o.stats.nodes as f64 / wall / 1e6,
+            wall
+        ),
+        Err(c) => eprintln!("{name}: {c}"),
+    }
+}
+
+fn main() {
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let wanted = |n: &str| filters.is_empty() || filters.iter().any(|f| n.contains(f.as_str()));
+    println!(
+        "{:<22} {:>9} {:>11} {:>13} {:>14} {:>10}",
+        "case", "solutions", "nodes", "updates", "nodes/s", "wall"
+    );
+    if wanted("queens12") {
+        run("queens12", &queens(12, QueensOrder::OrganPipe), &[], true);
+    }
+    if wanted("queens13") {
+        run("queens13", &queens(13, QueensOrder::OrganPipe), &[], true);
+    }
+    if wanted("pentomino6x10") {
+        run(
+            "pentomino6x10-restrict",
+            &pentominoes(10, 6, true),
+            &[],
+            true,
+        );
+    }
+    if wanted("langford12") {
+        // Knuth's figure is with value 1 kept left of its mirror image (half the count).
+        run(
+            "langford12-half",
+            &langford_with(12, false, Some(1)),
+            &[],
+            true,
+        );
+        run("langford12-raw", &langford(12), &[], true);
+    }
+    if wanted("sudoku") {
+        let clues = sudoku_clues(HARD_SUDOKU, 3);
+        run("sudoku-hardest1106#1", &sudoku_empty(3), &clues, false);
+    }
+    if wanted("sudoku17") {
+        sudoku17();
+    }
+    if filters.iter().any(|f| f == "calibrate") {
+        // Item orders of queens: only organ-pipe order reproduces DLX1's node counts.
+        for n in [8, 12] {
+            run(
+                &format!("queens{n}-plain"),
+                &queens(n, QueensOrder::Plain),
+                &[],
+                true,
+            );
+            run(
+                &format!("queens{n}-organ"),
+                &queens(n, QueensOrder::OrganPipe),
+                &[],
+                true,
+            );
+        }
+    }
+}
+
+/// All 49,158 17-clue puzzles with one solver, if the data set is present: shows that the
+/// links are reused (and restored) across searches.
+fn sudoku17() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../shared/data/sudoku9/puzzles2_17_clue.txt"
+    );
+    let Ok(text) = std::fs::read_to_string(path) else {
+        println!("sudoku17: {path} not found, skipped");
+        return;
+    };
+    let mut solver = match Solver::new(&sudoku_empty(3)) {
+        Ok(s) => s,
+        Err(e) => return eprintln!("sudoku17: {e}"),
+    };
+    let config = SearchConfig {
+        count_only: true,
+        ..SearchConfig::default()
+    };
+    let (mut puzzles, mut solutions, mut nodes, mut updates) = (0u64, 0u128, 0u64, 0u64);
+    let t = Instant::now();
+    for line in text
+        .lines()
+        .filter(|l| l.len() >= 81 && !l.starts_with('#'))
+    {
+        let clues = sudoku_clues(&line[..81], 3);
+        if let Ok(o) = solver.search(&clues, &config, &mut |_| Flow::Continue) {
+            puzzles += 1;
+            solutions += o.stats.solutions;
+            nodes += o.stats.nodes;
+            updates += o.stats.updates;
+        }
+    }
+    let wall = t.elapsed().as_secs_f64();
+    println!(
+        "{:<22} {:>9} {:>11} {:>13} {:>10.2} M/s {:>8.3} s  ({puzzles} puzzles)",
+        "sudoku17-all",
+        solutions,
+        nodes,
+        updates,
+        nodes as f64 / wall / 1e6,
+        wall
+    );
+}

@@ -1,0 +1,138 @@
+//! Random small problems: the engine's solutions equal a brute-force enumeration of
+//! every subset of options. Seeded, so a failure names the seed that reproduces it.
+
+use std::collections::BTreeSet;
+
+use dlxc::problem::{OptionId, Problem, ProblemBuilder};
+use dlxc::solve::{Flow, SearchConfig, Solver};
+
+/// xorshift64*: tiny, seeded, good enough to make test problems.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// Up to 12 items (some secondary, in any position), up to 20 options of 1..=4 items.
+fn random_problem(seed: u64) -> Problem {
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let n_items = 1 + rng.below(12) as usize;
+    let mut b = ProblemBuilder::new();
+    let mut names = Vec::new();
+    for i in 0..n_items {
+        let name = format!("i{i}");
+        if rng.below(4) == 0 {
+            b.secondary([name.clone()]);
+        } else {
+            b.primary([name.clone()]);
+        }
+        names.push(name);
+    }
+    let n_options = rng.below(21) as usize;
+    for _ in 0..n_options {
+        let len = 1 + rng.below(4.min(n_items as u64));
+        let mut chosen = BTreeSet::new();
+        while chosen.len() < len as usize {
+            chosen.insert(rng.below(n_items as u64) as usize);
+        }
+        b.option(chosen.iter().map(|&i| names[i].as_str()));
+    }
+    b.build()
+}
+
+/// Every subset of options, containing the forced ones, that covers primary items exactly
+/// once and secondary items at most once, each as a sorted list. As in Knuth's programs,
+/// an option without primary items is never chosen by the search (only forced), so
+/// subsets with such an option that is not forced are left out.
+fn brute_force(p: &Problem, forced: &[OptionId]) -> BTreeSet<Vec<u32>> {
+    let mask_of = |k: usize| -> u32 { p.options[k].entries.iter().map(|e| 1u32 << e.item.0).sum() };
+    let masks: Vec<u32> = (0..p.options.len()).map(mask_of).collect();
+    let primary: u32 = (0..p.items.len())
+        .filter(|&i| p.items[i].kind.is_primary())
+        .map(|i| 1u32 << i)
+        .sum();
+    let forced: Vec<bool> = (0..masks.len())
+        .map(|k| forced.contains(&OptionId(k as u32)))
+        .collect();
+    let mut out = BTreeSet::new();
+    // Include or exclude each option in turn: every subset is visited, except that a
+    // branch stops as soon as two options overlap (no superset of it can be valid).
+    fn walk(
+        k: usize,
+        used: u32,
+        chosen: &mut Vec<u32>,
+        ctx: (&[u32], u32, &[bool]),
+        out: &mut BTreeSet<Vec<u32>>,
+    ) {
+        let (masks, primary, forced) = ctx;
+        if k == masks.len() {
+            if used & primary == primary {
+                out.insert(chosen.clone());
+            }
+            return;
+        }
+        let without_primary = masks[k] & primary == 0;
+        if !forced[k] {
+            walk(k + 1, used, chosen, ctx, out);
+        }
+        if used & masks[k] == 0 && (forced[k] || !without_primary) {
+            chosen.push(k as u32);
+            walk(k + 1, used | masks[k], chosen, ctx, out);
+            chosen.pop();
+        }
+    }
+    walk(0, 0, &mut Vec::new(), (&masks, primary, &forced), &mut out);
+    out
+}
+
+#[test]
+fn random_problems_match_brute_force() {
+    // How many searches had at least one solution: the test must not be vacuous.
+    let mut nonempty = 0;
+    for seed in 0..3000u64 {
+        let p = random_problem(seed);
+        let mut solver = Solver::new(&p).expect("plain problem");
+        let pristine = solver.structure_fingerprint();
+        // Without forced options, then forcing one option (when there is one).
+        let mut forced_sets = vec![vec![]];
+        if !p.options.is_empty() {
+            forced_sets.push(vec![OptionId((seed % p.options.len() as u64) as u32)]);
+        }
+        for forced in forced_sets {
+            let mut got = BTreeSet::new();
+            let mut dup = false;
+            let out = solver
+                .search(&forced, &SearchConfig::default(), &mut |s| {
+                    assert!(s.starts_with(&forced), "seed {seed}: forced options first");
+                    let mut v: Vec<u32> = s.iter().map(|o| o.0).collect();
+                    v.sort();
+                    dup |= !got.insert(v);
+                    Flow::Continue
+                })
+                .unwrap_or_else(|c| panic!("seed {seed}: unexpected clash {c}"));
+            let want = brute_force(&p, &forced);
+            assert!(!dup, "seed {seed}: a solution was reported twice");
+            assert_eq!(
+                got, want,
+                "seed {seed}, forced {forced:?}: solutions differ"
+            );
+            assert_eq!(out.stats.solutions, want.len() as u128, "seed {seed}");
+            nonempty += usize::from(!want.is_empty());
+            assert_eq!(
+                solver.structure_fingerprint(),
+                pristine,
+                "seed {seed}: links changed"
+            );
+        }
+    }
+    println!("{nonempty} searches with solutions");
+    assert!(nonempty > 1000, "only {nonempty} searches had solutions");
+}

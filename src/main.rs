@@ -108,7 +108,9 @@ enum EmitFormat {
 fn positive_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
-        _ => Err(format!("expected a positive number of seconds, found `{s}`")),
+        _ => Err(format!(
+            "expected a positive number of seconds, found `{s}`"
+        )),
     }
 }
 
@@ -156,7 +158,11 @@ fn main() -> ExitCode {
                 EmitFormat::Json => Emit::Json,
             },
         ),
-        Sub::Solve { file, matrix, search } => Command::Solve {
+        Sub::Solve {
+            file,
+            matrix,
+            search,
+        } => Command::Solve {
             file,
             matrix,
             search: search.into(),
@@ -164,6 +170,11 @@ fn main() -> ExitCode {
         Sub::Explain { code } => Command::Explain(code),
     };
     let style = cli::terminal_style();
-    let code = cli::execute(command, &mut std::io::stdout(), &mut std::io::stderr(), style);
+    let code = cli::execute(
+        command,
+        &mut std::io::stdout(),
+        &mut std::io::stderr(),
+        style,
+    );
     ExitCode::from(code)
 }

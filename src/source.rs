@@ -77,7 +77,7 @@ impl SourceFile {
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> SourceFile {
         let name: Arc<str> = Arc::from(name.into());
         let text: Arc<str> = Arc::from(text.into());
-        let named = Arc::new(NamedSource::new(name.to_string(), Arc::clone(&text)));
+        let named = Arc::new(NamedSource::new(&name, Arc::clone(&text)));
         SourceFile { name, text, named }
     }
 

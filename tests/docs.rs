@@ -35,8 +35,12 @@ fn blocks(text: &str) -> Vec<(String, String, usize)> {
 
 fn eval_true(expr: &str, where_: &str) {
     let src = SourceFile::new(where_, expr);
-    let parsed = dlxc::syntax::parse_expr(&src).unwrap_or_else(|d| panic!("{where_}: `{expr}` does not parse: {d:?}"));
-    let empty = Model { decls: Vec::new(), span: Span::default() };
+    let parsed = dlxc::syntax::parse_expr(&src)
+        .unwrap_or_else(|d| panic!("{where_}: `{expr}` does not parse: {d:?}"));
+    let empty = Model {
+        decls: Vec::new(),
+        span: Span::default(),
+    };
     let mut env = Env::new(&empty, &src, HashMap::new());
     match env.eval(&parsed) {
         Ok(Value::Bool(true)) => {}
@@ -53,19 +57,29 @@ fn check_doc(path: &str) -> usize {
         let at = format!("{path}:{line}");
         match info.as_str() {
             "dlx-expr" => {
-                for (i, e) in body.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+                for (i, e) in body
+                    .lines()
+                    .enumerate()
+                    .filter(|(_, l)| !l.trim().is_empty())
+                {
                     eval_true(e, &format!("{path}:{}", line + i + 1));
                     checked += 1;
                 }
             }
             "dlx" => {
-                let Some((next, expected, _)) = bs.get(k + 1) else { continue };
+                let Some((next, expected, _)) = bs.get(k + 1) else {
+                    continue;
+                };
                 if next != "output" {
                     continue;
                 }
                 let file = cli::temp_file("doc.dlx", body);
                 let r = cli::dlxc(&["run", file.to_str().unwrap()]);
-                assert_eq!(&r.stdout, expected, "{at}: the example prints something else\n{}", r.stderr);
+                assert_eq!(
+                    &r.stdout, expected,
+                    "{at}: the example prints something else\n{}",
+                    r.stderr
+                );
                 checked += 1;
             }
             _ => {}
@@ -93,7 +107,10 @@ fn every_builtin_is_documented_with_an_example() {
         .flat_map(|(_, body, _)| body.lines().map(str::to_string).collect::<Vec<_>>())
         .collect();
     for &(name, ..) in dlxc::lower::builtins::SIGNATURES {
-        assert!(doc.contains(&format!("| `{name}(")), "`{name}` has no row in the table");
+        assert!(
+            doc.contains(&format!("| `{name}(")),
+            "`{name}` has no row in the table"
+        );
         let call = format!("{name}(");
         assert!(
             examples.iter().any(|l| l.starts_with(&call)),

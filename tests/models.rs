@@ -30,7 +30,11 @@ fn assert_valid_sudoku(grid: &[String], puzzle: &str, alphabet: &str, n: usize) 
     for i in 0..size {
         assert_eq!(cells[i].len(), size);
         assert_eq!(sorted(cells[i].clone()), symbols, "row {i} of {grid:?}");
-        assert_eq!(sorted((0..size).map(|r| cells[r][i]).collect()), symbols, "column {i}");
+        assert_eq!(
+            sorted((0..size).map(|r| cells[r][i]).collect()),
+            symbols,
+            "column {i}"
+        );
         let (br, bc) = (i / n * n, i % n * n);
         let bx = (0..size).map(|k| cells[br + k / n][bc + k % n]).collect();
         assert_eq!(sorted(bx), symbols, "box {i}");
@@ -55,8 +59,10 @@ fn grids(stdout: &str) -> Vec<Vec<String>> {
 fn sudoku_default_instance_runs_with_no_flags() {
     let r = dlxc(&["run", "examples/sudoku.dlx"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let puzzle = ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
-    let solution = "953168742862734951417952836746893125281645397395271468138529674574386219629417583";
+    let puzzle =
+        ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
+    let solution =
+        "953168742862734951417952836746893125281645397395271468138529674574386219629417583";
     let grid: Vec<String> = r.stdout.lines().map(str::to_string).collect();
     assert_valid_sudoku(&grid, puzzle, "123456789", 3);
     assert_eq!(grid.concat(), solution);
@@ -68,7 +74,12 @@ fn sudoku_17_clue_puzzles_match_their_known_solutions() {
     let solutions = data_lines("sudoku9/derived/puzzles2_17_clue.solutions.txt");
     let take = 500;
     let file = temp_file("17clue.txt", &puzzles[..take].join("\n"));
-    let r = dlxc(&["run", "examples/sudoku.dlx", "--data", file.to_str().unwrap()]);
+    let r = dlxc(&[
+        "run",
+        "examples/sudoku.dlx",
+        "--data",
+        file.to_str().unwrap(),
+    ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let out = grids(&r.stdout);
     assert_eq!(out.len(), take);
@@ -83,7 +94,13 @@ fn sudoku_hardest_puzzles_match_their_known_solutions() {
     let puzzles = data_lines("sudoku9/puzzles6_forum_hardest_1106.txt");
     let solutions = data_lines("sudoku9/derived/puzzles6_forum_hardest_1106.solutions.txt");
     let file = temp_file("hardest.txt", &puzzles.join("\n"));
-    let r = dlxc(&["run", "examples/sudoku.dlx", "--data", file.to_str().unwrap(), "--json"]);
+    let r = dlxc(&[
+        "run",
+        "examples/sudoku.dlx",
+        "--data",
+        file.to_str().unwrap(),
+        "--json",
+    ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let mut k = 0;
     for line in r.stdout.lines() {
@@ -94,7 +111,12 @@ fn sudoku_hardest_puzzles_match_their_known_solutions() {
             continue;
         }
         assert_eq!(v["record"], k);
-        let grid: Vec<String> = v["grid"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect();
+        let grid: Vec<String> = v["grid"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect();
         assert_valid_sudoku(&grid, &puzzles[k], "123456789", 3);
         assert_eq!(grid.concat(), solutions[k]);
         assert_eq!(v["options"].as_array().unwrap().len(), 81);
@@ -111,13 +133,29 @@ fn sudoku_counts_match_tdoku_published_answers() {
         let puzzle = parts.next().unwrap();
         let count: u64 = parts.next().unwrap().parse().unwrap();
         let file = temp_file("tdoku.txt", puzzle);
-        let r = dlxc(&["run", "examples/sudoku.dlx", "--data", file.to_str().unwrap(), "--count"]);
+        let r = dlxc(&[
+            "run",
+            "examples/sudoku.dlx",
+            "--data",
+            file.to_str().unwrap(),
+            "--count",
+        ]);
         let expected_code = if count == 0 { 1 } else { 0 };
         assert_eq!(r.code, expected_code, "{puzzle}: {}", r.stderr);
         assert_eq!(r.stdout.trim(), count.to_string(), "{puzzle}");
         if let Some(solution) = parts.next() {
-            let r = dlxc(&["run", "examples/sudoku.dlx", "--data", file.to_str().unwrap()]);
-            let grid: Vec<String> = r.stdout.lines().filter(|l| !l.is_empty()).map(str::to_string).collect();
+            let r = dlxc(&[
+                "run",
+                "examples/sudoku.dlx",
+                "--data",
+                file.to_str().unwrap(),
+            ]);
+            let grid: Vec<String> = r
+                .stdout
+                .lines()
+                .filter(|l| !l.is_empty())
+                .map(str::to_string)
+                .collect();
             assert_eq!(grid.concat(), solution);
         }
     }
@@ -130,11 +168,27 @@ fn sudoku_16x16_spoj_sample_in_both_layouts() {
     let alphabet = "ABCDEFGHIJKLMNOP";
     for data in [
         "examples/data/sudoku16-spoj.txt".to_string(),
-        shared_data("sudoku16/spoj_SUDOKU_sample.txt").display().to_string(),
+        shared_data("sudoku16/spoj_SUDOKU_sample.txt")
+            .display()
+            .to_string(),
     ] {
-        let r = dlxc(&["run", "examples/sudoku.dlx", "-p", "n=4", "-p", "alphabet=ABCDEFGHIJKLMNOP", "--data", &data]);
+        let r = dlxc(&[
+            "run",
+            "examples/sudoku.dlx",
+            "-p",
+            "n=4",
+            "-p",
+            "alphabet=ABCDEFGHIJKLMNOP",
+            "--data",
+            &data,
+        ]);
         assert_eq!(r.code, 0, "{data}: {}", r.stderr);
-        let grid: Vec<String> = r.stdout.lines().filter(|l| !l.is_empty()).map(str::to_string).collect();
+        let grid: Vec<String> = r
+            .stdout
+            .lines()
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect();
         assert_valid_sudoku(&grid, &puzzle, alphabet, 4);
         assert_eq!(grid.concat(), solution.replace(char::is_whitespace, ""));
     }
@@ -147,7 +201,13 @@ fn sudoku_16x16_janko_puzzles_match_published_solutions() {
     let take = 10;
     let file = temp_file("janko.txt", &puzzles[..take].join("\n"));
     let r = dlxc(&[
-        "run", "examples/sudoku.dlx", "-p", "n=4", "-p", "alphabet=123456789ABCDEFG", "--data",
+        "run",
+        "examples/sudoku.dlx",
+        "-p",
+        "n=4",
+        "-p",
+        "alphabet=123456789ABCDEFG",
+        "--data",
         file.to_str().unwrap(),
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -161,8 +221,23 @@ fn sudoku_16x16_janko_puzzles_match_published_solutions() {
 
 #[test]
 fn queens_counts_match_oeis() {
-    for (n, count) in [(1, 1), (2, 0), (3, 0), (4, 2), (5, 10), (6, 4), (8, 92), (12, 14200)] {
-        let r = dlxc(&["run", "examples/queens.dlx", "-p", &format!("n={n}"), "--count"]);
+    for (n, count) in [
+        (1, 1),
+        (2, 0),
+        (3, 0),
+        (4, 2),
+        (5, 10),
+        (6, 4),
+        (8, 92),
+        (12, 14200),
+    ] {
+        let r = dlxc(&[
+            "run",
+            "examples/queens.dlx",
+            "-p",
+            &format!("n={n}"),
+            "--count",
+        ]);
         assert_eq!(r.stdout.trim(), count.to_string(), "n = {n}: {}", r.stderr);
         assert_eq!(r.code, if count == 0 { 1 } else { 0 });
     }
@@ -171,7 +246,13 @@ fn queens_counts_match_oeis() {
 #[test]
 fn langford_counts_match_oeis() {
     for (n, raw) in [(3, 2), (4, 2), (5, 0), (7, 52), (8, 300)] {
-        let r = dlxc(&["run", "examples/langford.dlx", "-p", &format!("n={n}"), "--count"]);
+        let r = dlxc(&[
+            "run",
+            "examples/langford.dlx",
+            "-p",
+            &format!("n={n}"),
+            "--count",
+        ]);
         assert_eq!(r.stdout.trim(), raw.to_string(), "n = {n}: {}", r.stderr);
     }
     let r = dlxc(&["run", "examples/langford.dlx", "--all"]);

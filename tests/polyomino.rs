@@ -11,6 +11,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use cli::{dlxc, temp_file};
 
 type Cells = BTreeSet<(i32, i32)>;
+/// One symmetry of the square, as a map of coordinates.
+type Symmetry = fn((i32, i32)) -> (i32, i32);
 
 /// Cells of ASCII art rows: every character other than `.` is a cell.
 fn art(rows: &[&str]) -> Cells {
@@ -34,7 +36,7 @@ fn normalized(cells: &Cells) -> Cells {
 /// Whether two sets of cells are congruent under the 8 symmetries of the square, each
 /// written out as its own coordinate formula.
 fn congruent(a: &Cells, b: &Cells) -> bool {
-    let transforms: [fn((i32, i32)) -> (i32, i32); 8] = [
+    let transforms: [Symmetry; 8] = [
         |(r, c)| (r, c),
         |(r, c)| (c, -r),
         |(r, c)| (-r, -c),
@@ -70,7 +72,10 @@ fn assert_packing(grid: &[String], holes: &Cells, pieces: &BTreeMap<char, Cells>
     assert_eq!(by_letter.len(), pieces.len(), "pieces used in {grid:?}");
     for (letter, cells) in &by_letter {
         let piece = &pieces[letter];
-        assert!(congruent(cells, piece), "piece {letter} in {grid:?} is not its shape");
+        assert!(
+            congruent(cells, piece),
+            "piece {letter} in {grid:?} is not its shape"
+        );
     }
 }
 
@@ -148,7 +153,11 @@ fn pearl_default_board_is_solved_around_its_pieces() {
     for (r, row) in default.iter().enumerate() {
         for (c, ch) in row.chars().enumerate() {
             if ch != '.' {
-                assert_eq!(grid[r].chars().nth(c), Some(ch), "placed piece moved at ({r}, {c})");
+                assert_eq!(
+                    grid[r].chars().nth(c),
+                    Some(ch),
+                    "placed piece moved at ({r}, {c})"
+                );
             }
         }
     }
@@ -156,12 +165,27 @@ fn pearl_default_board_is_solved_around_its_pieces() {
 
 #[test]
 fn pearl_boards_in_the_shipped_data() {
-    let r = dlxc(&["run", "examples/pearl.dlx", "--data", "examples/data/pearl.txt", "--all"]);
+    let r = dlxc(&[
+        "run",
+        "examples/pearl.dlx",
+        "--data",
+        "examples/data/pearl.txt",
+        "--all",
+    ]);
     // Record 3 has no solution, record 4 is not a valid board.
     assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(r.stderr.contains("in record 3 (examples/data/pearl.txt, line 40):"));
-    assert!(r.stderr.contains("no option covers the primary item `hole[0,0]`"));
-    assert!(r.stderr.contains("the holes marked B are not an orientation of piece B"));
+    assert!(
+        r.stderr
+            .contains("in record 3 (examples/data/pearl.txt, line 40):")
+    );
+    assert!(
+        r.stderr
+            .contains("no option covers the primary item `hole[0,0]`")
+    );
+    assert!(
+        r.stderr
+            .contains("the holes marked B are not an orientation of piece B")
+    );
     let blocks = grids(&r.stdout);
     let solved: Vec<&Vec<String>> = blocks.iter().filter(|g| g.len() == 10).collect();
     assert!(solved.len() >= 3, "{}", r.stdout);
@@ -173,13 +197,26 @@ fn pearl_boards_in_the_shipped_data() {
 
 #[test]
 fn pearl_empty_board_has_32288_fillings() {
-    let r = dlxc(&["run", "examples/pearl.dlx", "--data", "examples/data/pearl-empty.txt", "--count"]);
+    let r = dlxc(&[
+        "run",
+        "examples/pearl.dlx",
+        "--data",
+        "examples/data/pearl-empty.txt",
+        "--count",
+    ]);
     assert_eq!(r.stdout.trim(), "32288", "{}", r.stderr);
 }
 
 #[test]
 fn pearl_some_fillings_of_the_empty_board_are_valid() {
-    let r = dlxc(&["run", "examples/pearl.dlx", "--data", "examples/data/pearl-empty.txt", "--limit", "50"]);
+    let r = dlxc(&[
+        "run",
+        "examples/pearl.dlx",
+        "--data",
+        "examples/data/pearl-empty.txt",
+        "--limit",
+        "50",
+    ]);
     let blocks = grids(&r.stdout);
     assert_eq!(blocks.len(), 50);
     let distinct: BTreeSet<&Vec<String>> = blocks.iter().collect();
@@ -192,9 +229,18 @@ fn pearl_some_fillings_of_the_empty_board_are_valid() {
 #[test]
 fn pearl_board_of_the_wrong_shape_is_refused() {
     let file = temp_file("pearl-short.txt", ".\n..\n...\n");
-    let r = dlxc(&["run", "examples/pearl.dlx", "--data", file.to_str().unwrap()]);
+    let r = dlxc(&[
+        "run",
+        "examples/pearl.dlx",
+        "--data",
+        file.to_str().unwrap(),
+    ]);
     assert_eq!(r.code, 2);
-    assert!(r.stderr.contains("a pearl board has 10 lines"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("a pearl board has 10 lines"),
+        "{}",
+        r.stderr
+    );
 }
 
 fn pentomino(args: &[&str]) -> cli::Run {
@@ -208,10 +254,31 @@ fn pentomino_counts_up_to_symmetry() {
     let centre = "hole={(3,3),(3,4),(4,3),(4,4)}";
     for (args, count) in [
         (vec!["-p", "break_symmetry=true"], 2339),
-        (vec!["-p", "rows=5", "-p", "cols=12", "-p", "break_symmetry=true"], 1010),
-        (vec!["-p", "rows=4", "-p", "cols=15", "-p", "break_symmetry=true"], 368),
-        (vec!["-p", "rows=3", "-p", "cols=20", "-p", "break_symmetry=true"], 2),
-        (vec!["-p", "rows=8", "-p", "cols=8", "-p", centre, "-p", "break_symmetry=true"], 65),
+        (
+            vec!["-p", "rows=5", "-p", "cols=12", "-p", "break_symmetry=true"],
+            1010,
+        ),
+        (
+            vec!["-p", "rows=4", "-p", "cols=15", "-p", "break_symmetry=true"],
+            368,
+        ),
+        (
+            vec!["-p", "rows=3", "-p", "cols=20", "-p", "break_symmetry=true"],
+            2,
+        ),
+        (
+            vec![
+                "-p",
+                "rows=8",
+                "-p",
+                "cols=8",
+                "-p",
+                centre,
+                "-p",
+                "break_symmetry=true",
+            ],
+            65,
+        ),
     ] {
         let mut a = args.clone();
         a.push("--count");
@@ -245,7 +312,10 @@ fn pentomino_raw_counts_on_large_boards() {
 fn pentomino_solutions_are_valid_packings() {
     let centre = "hole={(3,3),(3,4),(4,3),(4,4)}";
     let cases: [(Vec<&str>, Cells); 2] = [
-        (vec![], (0..6).flat_map(|r| (0..10).map(move |c| (r, c))).collect()),
+        (
+            vec![],
+            (0..6).flat_map(|r| (0..10).map(move |c| (r, c))).collect(),
+        ),
         (
             vec!["-p", "rows=8", "-p", "cols=8", "-p", centre],
             (0..8)

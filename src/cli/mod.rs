@@ -120,14 +120,20 @@ pub fn execute(cmd: Command, out: &mut dyn Write, err: &mut dyn Write, style: Re
         Command::Run(m, s) => run::run(&mut o, &m, &s),
         Command::Check(m) => run::check(&mut o, &m),
         Command::Compile(m, emit) => run::compile(&mut o, &m, emit),
-        Command::Solve { file, matrix, search } => solve::solve(&mut o, file.as_deref(), matrix, &search),
+        Command::Solve {
+            file,
+            matrix,
+            search,
+        } => solve::solve(&mut o, file.as_deref(), matrix, &search),
         Command::Explain(code) => match crate::diag::explain(&code) {
             Some(text) => {
                 o.line(text.trim_end());
                 EXIT_SOLVED
             }
             None => {
-                o.error(&format!("no diagnostic has the code `{code}`; codes look like E0101"));
+                o.error(&format!(
+                    "no diagnostic has the code `{code}`; codes look like E0101"
+                ));
                 EXIT_BAD_INPUT
             }
         },
@@ -201,7 +207,11 @@ pub(crate) fn search_config(s: &SearchArgs) -> SearchConfig {
 /// One line of search statistics, for `--stats`.
 pub(crate) fn output_stats(st: &crate::solve::Stats) -> String {
     let secs = st.elapsed.as_secs_f64();
-    let rate = if secs > 0.0 { st.nodes as f64 / secs } else { 0.0 };
+    let rate = if secs > 0.0 {
+        st.nodes as f64 / secs
+    } else {
+        0.0
+    };
     format!(
         "solutions: {}, nodes: {}, updates: {}, time: {:.3} s ({:.0} nodes/s)",
         st.solutions, st.nodes, st.updates, secs, rate

@@ -8,8 +8,8 @@ use serde_json::json;
 use crate::check::{Checked, check as check_model};
 use crate::cli::solve::finish;
 use crate::cli::{
-    EXIT_BAD_INPUT, EXIT_CUT_SHORT, EXIT_NO_SOLUTION, EXIT_SOLVED, Emit, ModelArgs, Out, SearchArgs,
-    read_source, report, search_config,
+    EXIT_BAD_INPUT, EXIT_CUT_SHORT, EXIT_NO_SOLUTION, EXIT_SOLVED, Emit, ModelArgs, Out,
+    SearchArgs, read_source, report, search_config,
 };
 use crate::diag::Diagnostics;
 use crate::diag::report::Report;
@@ -48,7 +48,11 @@ fn front(o: &mut Out<'_>, args: &ModelArgs) -> Option<Front> {
         }
     };
     report(o, &checked.warnings);
-    Some(Front { src, model, checked })
+    Some(Front {
+        src,
+        model,
+        checked,
+    })
 }
 
 /// Parses the `-p name=value` settings. A value is a literal of the language; a bare
@@ -56,12 +60,16 @@ fn front(o: &mut Out<'_>, args: &ModelArgs) -> Option<Front> {
 fn overrides(model: &Model, params: &[String]) -> Result<HashMap<String, Value>, Diagnostics> {
     let mut out = HashMap::new();
     let mut errors = Diagnostics::new();
-    let empty = Model { decls: Vec::new(), span: Span::default() };
+    let empty = Model {
+        decls: Vec::new(),
+        span: Span::default(),
+    };
     for setting in params {
         let Some((name, text)) = setting.split_once('=') else {
             errors.push(
-                Report::error("E0602", format!("`-p {setting}` has no value"))
-                    .help(format!("write `-p {setting}=VALUE`, for example `-p n=4` or `-p 'missing={{3,12}}'`")),
+                Report::error("E0602", format!("`-p {setting}` has no value")).help(format!(
+                    "write `-p {setting}=VALUE`, for example `-p n=4` or `-p 'missing={{3,12}}'`"
+                )),
             );
             continue;
         };
@@ -69,14 +77,17 @@ fn overrides(model: &Model, params: &[String]) -> Result<HashMap<String, Value>,
         let takes_string = model.decls.iter().any(|d| match d {
             Decl::Param(p) if p.name.name == name => {
                 p.ty.as_ref().is_some_and(|t| t.name.name == "str")
-                    || p.default.as_ref().is_some_and(|e| matches!(e.kind, ExprKind::Str(_)))
+                    || p.default
+                        .as_ref()
+                        .is_some_and(|e| matches!(e.kind, ExprKind::Str(_)))
             }
             _ => false,
         });
         let src = SourceFile::new(format!("-p {name}"), text);
         let value = parse_expr(&src).and_then(|e| {
             let mut env = Env::new(&empty, &src, HashMap::new());
-            env.eval(&e).map_err(|r| Diagnostics::from(r as crate::diag::Diag))
+            env.eval(&e)
+                .map_err(|r| Diagnostics::from(r as crate::diag::Diag))
         });
         match value {
             Ok(v) => {
@@ -86,7 +97,10 @@ fn overrides(model: &Model, params: &[String]) -> Result<HashMap<String, Value>,
                 out.insert(name.to_string(), Value::str(text));
             }
             Err(d) => {
-                let why = d.iter().next().map_or_else(|| "not a literal".to_string(), |e| e.to_string());
+                let why = d
+                    .iter()
+                    .next()
+                    .map_or_else(|| "not a literal".to_string(), |e| e.to_string());
                 errors.push(
                     Report::error("E0602", format!("the value of `-p {name}` is not a literal of the language"))
                         .label(Span::new(0, text.len()), why)
@@ -96,7 +110,11 @@ fn overrides(model: &Model, params: &[String]) -> Result<HashMap<String, Value>,
             }
         }
     }
-    if errors.has_errors() { Err(errors) } else { Ok(out) }
+    if errors.has_errors() {
+        Err(errors)
+    } else {
+        Ok(out)
+    }
 }
 
 fn lowerer<'m>(o: &mut Out<'_>, f: &'m Front, args: &ModelArgs) -> Option<Lowerer<'m>> {
@@ -108,7 +126,14 @@ fn lowerer<'m>(o: &mut Out<'_>, f: &'m Front, args: &ModelArgs) -> Option<Lowere
         }
     };
     let depends = |i: usize, p: usize| f.checked.depends_on(i, &[p]);
-    match Lowerer::new(&f.model, &f.src, &depends, params, args.data.is_some(), args.max_size) {
+    match Lowerer::new(
+        &f.model,
+        &f.src,
+        &depends,
+        params,
+        args.data.is_some(),
+        args.max_size,
+    ) {
         Ok(mut l) => {
             let w = l.take_warnings();
             report(o, &w);
@@ -133,15 +158,30 @@ struct RecordIn {
 
 fn records(o: &mut Out<'_>, args: &ModelArgs, lowerer: &Lowerer<'_>) -> Option<Vec<RecordIn>> {
     let Some(path) = &args.data else {
-        return Some(vec![RecordIn { value: None, index: None, place: String::new() }]);
+        return Some(vec![RecordIn {
+            value: None,
+            index: None,
+            place: String::new(),
+        }]);
     };
     let (_, ty) = lowerer.data_param()?.clone();
     let src = read_source(o, Some(path))?;
     let recs = match data::split_records(src.text(), &ty) {
         Ok(r) => r,
         Err((line, offset, e)) => {
-            let len = src.text()[offset..].find('\n').unwrap_or(src.text().len() - offset);
-            report(o, &Diagnostics::from(data_error(&src, &ty, line, Span::new(offset, offset + len), &e.message)));
+            let len = src.text()[offset..]
+                .find('\n')
+                .unwrap_or(src.text().len() - offset);
+            report(
+                o,
+                &Diagnostics::from(data_error(
+                    &src,
+                    &ty,
+                    line,
+                    Span::new(offset, offset + len),
+                    &e.message,
+                )),
+            );
             return None;
         }
     };
@@ -157,9 +197,22 @@ fn records(o: &mut Out<'_>, args: &ModelArgs, lowerer: &Lowerer<'_>) -> Option<V
             Err(e) => {
                 let line_no = rec.line + e.line.unwrap_or(0);
                 let start = rec.offset
-                    + rec.text.split('\n').take(e.line.unwrap_or(0)).map(|l| l.len() + 1).sum::<usize>();
-                let len = src.text()[start.min(src.text().len())..].find('\n').unwrap_or(0);
-                let r = data_error(&src, &ty, line_no, Span::new(start, start + len), &format!("record {k}: {}", e.message));
+                    + rec
+                        .text
+                        .split('\n')
+                        .take(e.line.unwrap_or(0))
+                        .map(|l| l.len() + 1)
+                        .sum::<usize>();
+                let len = src.text()[start.min(src.text().len())..]
+                    .find('\n')
+                    .unwrap_or(0);
+                let r = data_error(
+                    &src,
+                    &ty,
+                    line_no,
+                    Span::new(start, start + len),
+                    &format!("record {k}: {}", e.message),
+                );
                 errors.push_boxed(r);
             }
         }
@@ -170,7 +223,13 @@ fn records(o: &mut Out<'_>, args: &ModelArgs, lowerer: &Lowerer<'_>) -> Option<V
     Some(out)
 }
 
-fn data_error(src: &SourceFile, ty: &ParamType, line: usize, span: Span, message: &str) -> crate::diag::Diag {
+fn data_error(
+    src: &SourceFile,
+    ty: &ParamType,
+    line: usize,
+    span: Span,
+    message: &str,
+) -> crate::diag::Diag {
     Box::new(
         Report::error("E0605", format!("{}, line {line}: {message}", src.name()))
             .label(span, "this record has the wrong shape")
@@ -181,7 +240,10 @@ fn data_error(src: &SourceFile, ty: &ParamType, line: usize, span: Span, message
 
 fn record_layout(ty: &ParamType) -> String {
     match ty {
-        ParamType::Grid(Some((r, c))) => format!("{r} lines of {c} characters, or one line of {} characters", r * c),
+        ParamType::Grid(Some((r, c))) => format!(
+            "{r} lines of {c} characters, or one line of {} characters",
+            r * c
+        ),
         ParamType::Grid(None) => "a block of lines, blocks separated by blank lines".into(),
         ParamType::Ints => "whitespace-separated integers, records separated by blank lines".into(),
         other => format!("one line holding a `{}`", other.written()),
@@ -211,7 +273,12 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
         return EXIT_BAD_INPUT;
     };
     if let Some(obj) = objective(&f.model) {
-        let span = f.model.decls.iter().find(|d| matches!(d, Decl::Objective(_))).map_or(Span::default(), |d| d.span());
+        let span = f
+            .model
+            .decls
+            .iter()
+            .find(|d| matches!(d, Decl::Objective(_)))
+            .map_or(Span::default(), |d| d.span());
         let r = Report::error("E0502", format!("the objective `{}` cannot be solved yet", objective_text(obj)))
             .label(span, "not supported by this version of the engine")
             .help("remove the objective to list covers in any order; optimizing search arrives with the repeated-cover engine")
@@ -228,14 +295,22 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
     let started = Instant::now();
     let mut solver: Option<Solver> = None;
     let (mut unsolved, mut cut, mut broken) = (0usize, 0usize, 0usize);
-    for RecordIn { value, index: record, place } in records {
+    for RecordIn {
+        value,
+        index: record,
+        place,
+    } in records
+    {
         if crate::cli::interrupt_flag().load(std::sync::atomic::Ordering::Relaxed) {
             cut += 1;
             break;
         }
         let inst = match lowerer.instance(value) {
             Ok(i) => i,
-            Err(RecordFailure { diagnostics, unsolvable }) => {
+            Err(RecordFailure {
+                diagnostics,
+                unsolvable,
+            }) => {
                 if !place.is_empty() {
                     o.note(&format!("in {place}:"));
                 }
@@ -304,7 +379,12 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
                 if !place.is_empty() {
                     o.note(&format!("in {place}:"));
                 }
-                report(o, &Diagnostics::from(Box::new(clash_report(&f.src, &inst, &clash)) as crate::diag::Diag));
+                report(
+                    o,
+                    &Diagnostics::from(
+                        Box::new(clash_report(&f.src, &inst, &clash)) as crate::diag::Diag
+                    ),
+                );
                 no_solution_line(o, s, record);
                 unsolved += 1;
             }
@@ -338,7 +418,10 @@ fn objective_text(k: crate::syntax::ast::ObjectiveKind) -> &'static str {
 
 fn no_solution_line(o: &mut Out<'_>, s: &SearchArgs, record: Option<usize>) {
     if s.json {
-        let summary = jsonl::Summary { complete: true, ..Default::default() };
+        let summary = jsonl::Summary {
+            complete: true,
+            ..Default::default()
+        };
         o.line(&jsonl::summary(&summary, &record_field(record)));
     } else if s.count {
         o.line("0");
@@ -351,7 +434,12 @@ fn record_field(record: Option<usize>) -> Vec<(&'static str, serde_json::Value)>
     record.map(|k| ("record", json!(k))).into_iter().collect()
 }
 
-fn finish_record(o: &mut Out<'_>, outcome: &crate::solve::Outcome, s: &SearchArgs, record: Option<usize>) -> u8 {
+fn finish_record(
+    o: &mut Out<'_>,
+    outcome: &crate::solve::Outcome,
+    s: &SearchArgs,
+    record: Option<usize>,
+) -> u8 {
     let st = &outcome.stats;
     let cut = matches!(outcome.end, End::Cut(_));
     if s.json {
@@ -375,7 +463,14 @@ fn finish_record(o: &mut Out<'_>, outcome: &crate::solve::Outcome, s: &SearchArg
     }
 }
 
-fn print_solution(o: &mut Out<'_>, inst: &Instance, chosen: &[OptionId], s: &SearchArgs, record: Option<usize>, index: u64) {
+fn print_solution(
+    o: &mut Out<'_>,
+    inst: &Instance,
+    chosen: &[OptionId],
+    s: &SearchArgs,
+    record: Option<usize>,
+    index: u64,
+) {
     let grid = paint_grid(&inst.families, chosen);
     let labels = option_lines(&inst.families.problem, chosen);
     if s.json {

@@ -16,7 +16,11 @@ pub fn solve(o: &mut Out<'_>, file: Option<&Path>, as_matrix: bool, s: &SearchAr
     let Some(src) = read_source(o, file) else {
         return EXIT_BAD_INPUT;
     };
-    let parsed = if as_matrix { matrix::read(&src) } else { knuth::read(&src) };
+    let parsed = if as_matrix {
+        matrix::read(&src)
+    } else {
+        knuth::read(&src)
+    };
     let problem = match parsed {
         Ok(p) => p,
         Err(diags) => {
@@ -43,14 +47,24 @@ pub fn solve(o: &mut Out<'_>, file: Option<&Path>, as_matrix: bool, s: &SearchAr
         Err(clash) => {
             // No options are forced here, so a clash cannot happen; say so plainly if
             // it ever does rather than print a wrong answer.
-            o.error(&format!("internal error: unexpected clash between options {:?}", clash));
+            o.error(&format!(
+                "internal error: unexpected clash between options {:?}",
+                clash
+            ));
             return EXIT_BAD_INPUT;
         }
     };
     finish(o, &outcome, s, as_matrix)
 }
 
-fn print_solution(o: &mut Out<'_>, problem: &Problem, chosen: &[OptionId], as_matrix: bool, as_json: bool, index: u64) {
+fn print_solution(
+    o: &mut Out<'_>,
+    problem: &Problem,
+    chosen: &[OptionId],
+    as_matrix: bool,
+    as_json: bool,
+    index: u64,
+) {
     let labels: Vec<String> = if as_matrix {
         let mut rows: Vec<u32> = chosen.iter().map(|id| id.0 + 1).collect();
         rows.sort_unstable();
@@ -89,7 +103,11 @@ pub(crate) fn finish(o: &mut Out<'_>, outcome: &Outcome, s: &SearchArgs, as_matr
     } else if s.count {
         o.line(&st.solutions.to_string());
     } else if st.solutions == 0 && complete {
-        o.line(if as_matrix { "No Solution!" } else { "No solution" });
+        o.line(if as_matrix {
+            "No Solution!"
+        } else {
+            "No solution"
+        });
     }
     if s.stats {
         o.note(&super::output_stats(st));

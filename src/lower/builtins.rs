@@ -744,7 +744,10 @@ mod tests {
         );
 
         assert_eq!(show("enumerate", &[s("ab")]), "[(0, \"a\"), (1, \"b\")]");
-        assert_eq!(show("enumerate", &[m]), "[(0, (\"a\", 1)), (1, (\"b\", 2))]");
+        assert_eq!(
+            show("enumerate", &[m]),
+            "[(0, (\"a\", 1)), (1, (\"b\", 2))]"
+        );
         assert_eq!(show("enumerate", &[l(&[])]), "[]");
         assert_eq!(
             err("enumerate", &[i(1)]).message,

@@ -96,7 +96,10 @@ fn lines_with_offsets(text: &str) -> impl Iterator<Item = (usize, usize, &str)> 
 }
 
 /// Splits a data file into records for a parameter of type `ty`.
-pub fn split_records(text: &str, ty: &ParamType) -> Result<Vec<Record>, (usize, usize, ShapeError)> {
+pub fn split_records(
+    text: &str,
+    ty: &ParamType,
+) -> Result<Vec<Record>, (usize, usize, ShapeError)> {
     let mut records = Vec::new();
     let mut current: Option<Record> = None;
     let mut rows_in_current = 0usize;
@@ -112,9 +115,17 @@ pub fn split_records(text: &str, ty: &ParamType) -> Result<Vec<Record>, (usize, 
                 }
                 let len = trimmed.chars().count();
                 if current.is_none() && len == r * c && *r > 1 {
-                    records.push(Record { text: trimmed.to_string(), line: no, offset });
+                    records.push(Record {
+                        text: trimmed.to_string(),
+                        line: no,
+                        offset,
+                    });
                 } else if len == *c {
-                    let rec = current.get_or_insert_with(|| Record { text: String::new(), line: no, offset });
+                    let rec = current.get_or_insert_with(|| Record {
+                        text: String::new(),
+                        line: no,
+                        offset,
+                    });
                     if rows_in_current > 0 {
                         rec.text.push('\n');
                     }
@@ -134,7 +145,14 @@ pub fn split_records(text: &str, ty: &ParamType) -> Result<Vec<Record>, (usize, 
                             r * c
                         )
                     };
-                    return Err((no, offset, ShapeError { line: None, message }));
+                    return Err((
+                        no,
+                        offset,
+                        ShapeError {
+                            line: None,
+                            message,
+                        },
+                    ));
                 }
             }
             ParamType::Grid(None) | ParamType::Ints => {
@@ -142,7 +160,11 @@ pub fn split_records(text: &str, ty: &ParamType) -> Result<Vec<Record>, (usize, 
                     records.extend(current.take());
                     continue;
                 }
-                let rec = current.get_or_insert_with(|| Record { text: String::new(), line: no, offset });
+                let rec = current.get_or_insert_with(|| Record {
+                    text: String::new(),
+                    line: no,
+                    offset,
+                });
                 if !rec.text.is_empty() {
                     rec.text.push('\n');
                 }
@@ -150,7 +172,11 @@ pub fn split_records(text: &str, ty: &ParamType) -> Result<Vec<Record>, (usize, 
             }
             _ => {
                 if !trimmed.is_empty() {
-                    records.push(Record { text: trimmed.to_string(), line: no, offset });
+                    records.push(Record {
+                        text: trimmed.to_string(),
+                        line: no,
+                        offset,
+                    });
                 }
             }
         }
@@ -179,30 +205,38 @@ pub fn parse_text(text: &str, ty: &ParamType) -> Result<Value, ShapeError> {
     let err = |line: Option<usize>, message: String| ShapeError { line, message };
     match ty {
         ParamType::Str => Ok(Value::str(text)),
-        ParamType::Int => text
-            .trim()
-            .parse::<i64>()
-            .map(Value::Int)
-            .map_err(|_| err(Some(0), format!("expected an integer, found `{}`", text.trim()))),
+        ParamType::Int => text.trim().parse::<i64>().map(Value::Int).map_err(|_| {
+            err(
+                Some(0),
+                format!("expected an integer, found `{}`", text.trim()),
+            )
+        }),
         ParamType::Bool => match text.trim() {
             "true" => Ok(Value::Bool(true)),
             "false" => Ok(Value::Bool(false)),
-            other => Err(err(Some(0), format!("expected `true` or `false`, found `{other}`"))),
+            other => Err(err(
+                Some(0),
+                format!("expected `true` or `false`, found `{other}`"),
+            )),
         },
         ParamType::Ints => {
             let mut out = Vec::new();
             for (i, line) in text.lines().enumerate() {
                 for word in line.split_whitespace() {
-                    let n = word
-                        .parse::<i64>()
-                        .map_err(|_| err(Some(i), format!("expected an integer, found `{word}`")))?;
+                    let n = word.parse::<i64>().map_err(|_| {
+                        err(Some(i), format!("expected an integer, found `{word}`"))
+                    })?;
                     out.push(Value::Int(n));
                 }
             }
             Ok(Value::list(out))
         }
         ParamType::Grid(dims) => {
-            let lines: Vec<&str> = text.lines().map(str::trim_end).filter(|l| !l.trim().is_empty()).collect();
+            let lines: Vec<&str> = text
+                .lines()
+                .map(str::trim_end)
+                .filter(|l| !l.trim().is_empty())
+                .collect();
             let rows: Vec<String> = match dims {
                 Some((r, c)) if lines.len() == 1 && lines[0].chars().count() == r * c && *r > 1 => {
                     let chars: Vec<char> = lines[0].chars().collect();
@@ -210,12 +244,21 @@ pub fn parse_text(text: &str, ty: &ParamType) -> Result<Value, ShapeError> {
                 }
                 Some((r, c)) => {
                     if lines.len() != *r {
-                        return Err(err(None, format!("expected {r} rows of {c} characters, found {} rows", lines.len())));
+                        return Err(err(
+                            None,
+                            format!(
+                                "expected {r} rows of {c} characters, found {} rows",
+                                lines.len()
+                            ),
+                        ));
                     }
                     for (i, l) in lines.iter().enumerate() {
                         let n = l.trim().chars().count();
                         if n != *c {
-                            return Err(err(Some(i), format!("expected a row of {c} characters, found {n}")));
+                            return Err(err(
+                                Some(i),
+                                format!("expected a row of {c} characters, found {n}"),
+                            ));
                         }
                     }
                     lines.iter().map(|l| l.trim().to_string()).collect()
@@ -226,7 +269,10 @@ pub fn parse_text(text: &str, ty: &ParamType) -> Result<Value, ShapeError> {
         }
         ParamType::List | ParamType::Set | ParamType::Map => Err(err(
             None,
-            format!("a `{}` cannot be read from text; give it as a literal, as in `-p name=[1, 2]`", ty.written()),
+            format!(
+                "a `{}` cannot be read from text; give it as a literal, as in `-p name=[1, 2]`",
+                ty.written()
+            ),
         )),
     }
 }
@@ -298,7 +344,12 @@ mod tests {
     fn blocks_split_at_blank_lines() {
         let recs = split_records("1 2\n3\n\n\n4\n", &ParamType::Ints).unwrap();
         assert_eq!(recs.len(), 2);
-        assert_eq!(parse_text(&recs[0].text, &ParamType::Ints).unwrap().to_string(), "[1, 2, 3]");
+        assert_eq!(
+            parse_text(&recs[0].text, &ParamType::Ints)
+                .unwrap()
+                .to_string(),
+            "[1, 2, 3]"
+        );
         let e = parse_text("1 x", &ParamType::Ints).unwrap_err();
         assert_eq!(e.message, "expected an integer, found `x`");
     }

@@ -111,8 +111,16 @@ impl<'m> Env<'m> {
     }
 
     /// An error at `span`, with the local bindings in scope as a note.
-    pub fn error(&self, code: &'static str, message: impl Into<String>, span: Span, label: impl Into<String>) -> EvalError {
-        let mut r = Report::error(code, message).label(span, label).with_source(&self.src);
+    pub fn error(
+        &self,
+        code: &'static str,
+        message: impl Into<String>,
+        span: Span,
+        label: impl Into<String>,
+    ) -> EvalError {
+        let mut r = Report::error(code, message)
+            .label(span, label)
+            .with_source(&self.src);
         if let Some(scope) = self.scope_note() {
             r = r.add_help(scope);
         }
@@ -164,23 +172,35 @@ impl<'m> Env<'m> {
                     Value::Tuple(xs) => xs,
                     Value::List(xs) => xs,
                     other => {
-                        return Err(self.error(
-                            "E0305",
-                            format!("cannot unpack {} into {} names", other.kind().described(), pats.len()),
-                            *span,
-                            format!("this pattern needs a tuple of {}", pats.len()),
-                        )
-                        .add_help(format!("the value is {other:#}")).into());
+                        return Err(self
+                            .error(
+                                "E0305",
+                                format!(
+                                    "cannot unpack {} into {} names",
+                                    other.kind().described(),
+                                    pats.len()
+                                ),
+                                *span,
+                                format!("this pattern needs a tuple of {}", pats.len()),
+                            )
+                            .add_help(format!("the value is {other:#}"))
+                            .into());
                     }
                 };
                 if parts.len() != pats.len() {
-                    return Err(self.error(
-                        "E0305",
-                        format!("cannot unpack a tuple of {} into {} names", parts.len(), pats.len()),
-                        *span,
-                        format!("this pattern has {} names", pats.len()),
-                    )
-                    .add_help(format!("the value is {value:#}")).into());
+                    return Err(self
+                        .error(
+                            "E0305",
+                            format!(
+                                "cannot unpack a tuple of {} into {} names",
+                                parts.len(),
+                                pats.len()
+                            ),
+                            *span,
+                            format!("this pattern has {} names", pats.len()),
+                        )
+                        .add_help(format!("the value is {value:#}"))
+                        .into());
                 }
                 let parts = parts.to_vec();
                 for (p, v) in pats.iter().zip(parts) {
@@ -266,7 +286,10 @@ impl<'m> Env<'m> {
             Value::Bool(b) => Ok(b),
             other => Err(self.error(
                 "E0210",
-                format!("{what} must be a boolean, found {}", other.kind().described()),
+                format!(
+                    "{what} must be a boolean, found {}",
+                    other.kind().described()
+                ),
                 e.span,
                 format!("this is {other:#}"),
             )),
@@ -279,7 +302,10 @@ impl<'m> Env<'m> {
             Value::Int(i) => Ok(i),
             other => Err(self.error(
                 "E0210",
-                format!("{what} must be an integer, found {}", other.kind().described()),
+                format!(
+                    "{what} must be an integer, found {}",
+                    other.kind().described()
+                ),
                 e.span,
                 format!("this is {other:#}"),
             )),
@@ -321,7 +347,11 @@ impl<'m> Env<'m> {
                 })?;
                 Ok(Value::Set(Rc::new(out)))
             }
-            ExprKind::MapComp { key, value, clauses } => {
+            ExprKind::MapComp {
+                key,
+                value,
+                clauses,
+            } => {
                 let mut out = BTreeMap::new();
                 self.comprehend(clauses, e.span, &mut |env| {
                     let k = env.eval(key)?;
@@ -353,7 +383,12 @@ impl<'m> Env<'m> {
                     )),
                 }
             }
-            ExprKind::Binary { op, op_span, lhs, rhs } => self.binary(*op, *op_span, lhs, rhs),
+            ExprKind::Binary {
+                op,
+                op_span,
+                lhs,
+                rhs,
+            } => self.binary(*op, *op_span, lhs, rhs),
             ExprKind::Range { lo, hi, inclusive } => {
                 let a = self.range_bound(lo)?;
                 let b = self.range_bound(hi)?;
@@ -370,7 +405,11 @@ impl<'m> Env<'m> {
                 let i = self.eval(index)?;
                 self.index(b, i, base.span, index.span)
             }
-            ExprKind::If { cond, then, otherwise } => {
+            ExprKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
                 if self.eval_bool(cond, "the condition of `if`")? {
                     self.eval(then)
                 } else {
@@ -395,13 +434,15 @@ impl<'m> Env<'m> {
         let limit = self.size_limit;
         self.for_each(clauses, &mut |env| {
             if push(env)? > limit {
-                return Err(env.error(
-                    "E0501",
-                    format!("this comprehension builds more than {limit} elements"),
-                    span,
-                    "too large",
-                )
-                .add_help("raise the limit with `--max-size N` if this is intended").into());
+                return Err(env
+                    .error(
+                        "E0501",
+                        format!("this comprehension builds more than {limit} elements"),
+                        span,
+                        "too large",
+                    )
+                    .add_help("raise the limit with `--max-size N` if this is intended")
+                    .into());
             }
             Ok(())
         })
@@ -435,7 +476,12 @@ impl<'m> Env<'m> {
             return Ok(v.clone());
         }
         let Some(&i) = self.names.get(name) else {
-            return Err(self.error("E0101", format!("undefined name `{name}`"), span, "not defined"));
+            return Err(self.error(
+                "E0101",
+                format!("undefined name `{name}`"),
+                span,
+                "not defined",
+            ));
         };
         self.global(i, span)
     }
@@ -445,7 +491,12 @@ impl<'m> Env<'m> {
         match &self.globals[i] {
             Slot::Done(v) => return Ok(v.clone()),
             Slot::InProgress => {
-                return Err(self.error("E0111", "this definition depends on itself", span, "used while being defined"));
+                return Err(self.error(
+                    "E0111",
+                    "this definition depends on itself",
+                    span,
+                    "used while being defined",
+                ));
             }
             Slot::Pending => {}
         }
@@ -502,7 +553,13 @@ impl<'m> Env<'m> {
         }
     }
 
-    fn call(&mut self, name: &str, name_span: Span, args: &'m [Expr], span: Span) -> EvalResult<Value> {
+    fn call(
+        &mut self,
+        name: &str,
+        name_span: Span,
+        args: &'m [Expr],
+        span: Span,
+    ) -> EvalResult<Value> {
         let model = self.model;
         if let Some(&i) = self.names.get(name)
             && let Decl::Fn(f) = &model.decls[i]
@@ -510,13 +567,22 @@ impl<'m> Env<'m> {
             if f.params.len() != args.len() {
                 return Err(self.error(
                     "E0104",
-                    format!("`{name}` takes {} arguments, found {}", f.params.len(), args.len()),
+                    format!(
+                        "`{name}` takes {} arguments, found {}",
+                        f.params.len(),
+                        args.len()
+                    ),
                     span,
                     "called here",
                 ));
             }
             if self.call_depth >= MAX_CALL_DEPTH {
-                return Err(self.error("E0112", "functions call each other too deeply", span, "here"));
+                return Err(self.error(
+                    "E0112",
+                    "functions call each other too deeply",
+                    span,
+                    "here",
+                ));
             }
             let vals = self.eval_all(args)?;
             let saved = std::mem::take(&mut self.locals);
@@ -530,12 +596,22 @@ impl<'m> Env<'m> {
             return r;
         }
         if builtins::signature(name).is_none() {
-            return Err(self.error("E0103", format!("undefined function `{name}`"), name_span, "not defined"));
+            return Err(self.error(
+                "E0103",
+                format!("undefined function `{name}`"),
+                name_span,
+                "not defined",
+            ));
         }
         let vals = self.eval_all(args)?;
         builtins::call(name, &vals).map_err(|err| {
             let at = err.arg.and_then(|k| args.get(k)).map_or(span, |a| a.span);
-            let mut r = self.error("E0212", format!("{name}: {}", err.message), at, "this argument");
+            let mut r = self.error(
+                "E0212",
+                format!("{name}: {}", err.message),
+                at,
+                "this argument",
+            );
             if let Some(h) = err.help {
                 r = r.add_help(h).into();
             }
@@ -543,7 +619,13 @@ impl<'m> Env<'m> {
         })
     }
 
-    fn index(&self, base: Value, index: Value, base_span: Span, index_span: Span) -> EvalResult<Value> {
+    fn index(
+        &self,
+        base: Value,
+        index: Value,
+        base_span: Span,
+        index_span: Span,
+    ) -> EvalResult<Value> {
         let out_of_bounds = |len: usize, i: &Value| {
             self.error(
                 "E0303",
@@ -566,7 +648,8 @@ impl<'m> Env<'m> {
                 let ch = if s.is_ascii() {
                     k.and_then(|k| s.get(k..k + 1)).map(Value::str)
                 } else {
-                    k.and_then(|k| s.chars().nth(k)).map(|c| Value::str(c.encode_utf8(&mut [0; 4])))
+                    k.and_then(|k| s.chars().nth(k))
+                        .map(|c| Value::str(c.encode_utf8(&mut [0; 4])))
                 };
                 ch.ok_or_else(|| out_of_bounds(s.chars().count(), &index))
             }
@@ -577,9 +660,18 @@ impl<'m> Env<'m> {
                 .ok_or_else(|| out_of_bounds(base.len().unwrap_or(0), &index)),
             (Value::Map(m), k) => m.get(k).cloned().ok_or_else(|| {
                 let keys: Vec<String> = m.keys().take(8).map(|k| format!("{k:#}")).collect();
-                self.error("E0306", format!("key {k:#} is not in the map"), index_span, "no such key")
-                    .add_help(format!("the keys are {}{}", keys.join(", "), if m.len() > 8 { ", ..." } else { "" }))
-                    .into()
+                self.error(
+                    "E0306",
+                    format!("key {k:#} is not in the map"),
+                    index_span,
+                    "no such key",
+                )
+                .add_help(format!(
+                    "the keys are {}{}",
+                    keys.join(", "),
+                    if m.len() > 8 { ", ..." } else { "" }
+                ))
+                .into()
             }),
             (Value::List(_) | Value::Tuple(_) | Value::Str(_), Value::Range(a, b)) => {
                 let len = base.len().unwrap_or(0);
@@ -600,12 +692,17 @@ impl<'m> Env<'m> {
                     _ => unreachable!("matched above"),
                 })
             }
-            (Value::List(_) | Value::Tuple(_) | Value::Str(_) | Value::Range(..), other) => Err(self.error(
-                "E0210",
-                format!("an index must be an integer or a range, found {}", other.kind().described()),
-                index_span,
-                format!("this is {other:#}"),
-            )),
+            (Value::List(_) | Value::Tuple(_) | Value::Str(_) | Value::Range(..), other) => {
+                Err(self.error(
+                    "E0210",
+                    format!(
+                        "an index must be an integer or a range, found {}",
+                        other.kind().described()
+                    ),
+                    index_span,
+                    format!("this is {other:#}"),
+                ))
+            }
             (other, _) => Err(self.error(
                 "E0210",
                 format!("cannot index into {}", other.kind().described()),
@@ -615,7 +712,13 @@ impl<'m> Env<'m> {
         }
     }
 
-    fn binary(&mut self, op: BinaryOp, op_span: Span, lhs: &'m Expr, rhs: &'m Expr) -> EvalResult<Value> {
+    fn binary(
+        &mut self,
+        op: BinaryOp,
+        op_span: Span,
+        lhs: &'m Expr,
+        rhs: &'m Expr,
+    ) -> EvalResult<Value> {
         // `and` and `or` look at their right side only when they must.
         if matches!(op, BinaryOp::And | BinaryOp::Or) {
             let what = format!("the left side of `{}`", op.symbol());

@@ -14,9 +14,11 @@ use crate::diag::Diagnostics;
 use crate::diag::report::Report;
 use crate::lower::eval::{Env, EvalError, EvalResult};
 use crate::lower::value::Value;
-use crate::problem::{Bounds, Entry, ItemId, ItemKind, OptionId, Opt, Origin, Problem};
+use crate::problem::{Bounds, Entry, ItemId, ItemKind, Opt, OptionId, Origin, Problem};
 use crate::source::Span;
-use crate::syntax::ast::{BoundsExpr, CoverEntry, Decl, ForceDecl, ItemClass, ItemDecl, OptionDecl, Paint};
+use crate::syntax::ast::{
+    BoundsExpr, CoverEntry, Decl, ForceDecl, ItemClass, ItemDecl, OptionDecl, Paint,
+};
 
 /// A family (by declaration index) and index values: what identifies an item or option.
 pub type Key = (usize, Vec<Value>);
@@ -150,11 +152,19 @@ pub fn lower_families<'m>(
     Ok((fam, warnings))
 }
 
-fn eval_index<'m>(env: &mut Env<'m>, index: &'m [crate::syntax::ast::Expr]) -> EvalResult<Vec<Value>> {
+fn eval_index<'m>(
+    env: &mut Env<'m>,
+    index: &'m [crate::syntax::ast::Expr],
+) -> EvalResult<Vec<Value>> {
     index.iter().map(|e| env.eval(e)).collect()
 }
 
-fn lower_items<'m>(env: &mut Env<'m>, decl: usize, item: &'m ItemDecl, fam: &mut Families) -> EvalResult<()> {
+fn lower_items<'m>(
+    env: &mut Env<'m>,
+    decl: usize,
+    item: &'m ItemDecl,
+    fam: &mut Families,
+) -> EvalResult<()> {
     let limit = env.size_limit;
     let mut made = 0usize;
     env.for_each(&item.clauses, &mut |env| {
@@ -195,7 +205,15 @@ fn eval_bounds<'m>(env: &mut Env<'m>, b: &'m BoundsExpr) -> EvalResult<Bounds> {
     let bound = |env: &mut Env<'m>, e: &'m crate::syntax::ast::Expr| -> EvalResult<u32> {
         let v = env.eval_int(e, "a multiplicity bound")?;
         u32::try_from(v).map_err(|_| {
-            env.error("E0307", format!("a multiplicity bound must be between 0 and {}, found {v}", u32::MAX), e.span, "out of range")
+            env.error(
+                "E0307",
+                format!(
+                    "a multiplicity bound must be between 0 and {}, found {v}",
+                    u32::MAX
+                ),
+                e.span,
+                "out of range",
+            )
         })
     };
     match b {
@@ -299,7 +317,11 @@ fn lower_options<'m>(
 }
 
 /// Evaluates a `paint` (or `canvas`) clause, adding its cells to `out`.
-fn paint_cells<'m>(env: &mut Env<'m>, paint: &'m Paint, out: &mut Vec<PaintCell>) -> EvalResult<()> {
+fn paint_cells<'m>(
+    env: &mut Env<'m>,
+    paint: &'m Paint,
+    out: &mut Vec<PaintCell>,
+) -> EvalResult<()> {
     env.for_each(&paint.clauses, &mut |env| {
         let cell = env.eval(&paint.cell)?;
         let (row, col) = match &cell {
@@ -310,7 +332,11 @@ fn paint_cells<'m>(env: &mut Env<'m>, paint: &'m Paint, out: &mut Vec<PaintCell>
             _ => return Err(paint_cell_error(env, &cell, paint.cell.span)),
         };
         let v = env.eval(&paint.value)?;
-        out.push(PaintCell { row, col, text: v.to_string() });
+        out.push(PaintCell {
+            row,
+            col,
+            text: v.to_string(),
+        });
         Ok(())
     })
 }
@@ -391,7 +417,12 @@ fn collect_cover<'m>(
 }
 
 /// Evaluates a `force` declaration to option ids.
-pub fn lower_force<'m>(env: &mut Env<'m>, force: &'m ForceDecl, fam: &Families, out: &mut Vec<OptionId>) -> EvalResult<()> {
+pub fn lower_force<'m>(
+    env: &mut Env<'m>,
+    force: &'m ForceDecl,
+    fam: &Families,
+    out: &mut Vec<OptionId>,
+) -> EvalResult<()> {
     let model = env.model();
     let family = model
         .decls
@@ -420,8 +451,16 @@ pub fn lower_force<'m>(env: &mut Env<'m>, force: &'m ForceDecl, fam: &Families, 
                 } else {
                     "the family makes no option with this index"
                 };
-                Err(env.error("E0405", format!("cannot force `{name}`: no such option"), force.span, why)
-                    .add_help("check the index against the option family's `for` and `where` clauses")
+                Err(env
+                    .error(
+                        "E0405",
+                        format!("cannot force `{name}`: no such option"),
+                        force.span,
+                        why,
+                    )
+                    .add_help(
+                        "check the index against the option family's `for` and `where` clauses",
+                    )
                     .into())
             }
         }

@@ -125,12 +125,18 @@ fn resolve_type<'m>(env: &mut Env<'m>, ty: &'m TypeExpr) -> eval::EvalResult<Par
     match ty.args.as_slice() {
         [] => Ok(ParamType::Grid(None)),
         [r, c] => {
-            let dim = |env: &mut Env<'m>, e: &'m crate::syntax::ast::Expr| -> eval::EvalResult<usize> {
-                let v = env.eval_int(e, "a grid dimension")?;
-                usize::try_from(v).ok().filter(|&d| d > 0).ok_or_else(|| {
-                    env.error("E0214", format!("a grid dimension must be positive, found {v}"), e.span, "not positive")
-                })
-            };
+            let dim =
+                |env: &mut Env<'m>, e: &'m crate::syntax::ast::Expr| -> eval::EvalResult<usize> {
+                    let v = env.eval_int(e, "a grid dimension")?;
+                    usize::try_from(v).ok().filter(|&d| d > 0).ok_or_else(|| {
+                        env.error(
+                            "E0214",
+                            format!("a grid dimension must be positive, found {v}"),
+                            e.span,
+                            "not positive",
+                        )
+                    })
+                };
             Ok(ParamType::Grid(Some((dim(env, r)?, dim(env, c)?))))
         }
         _ => Err(env.error(
@@ -175,10 +181,23 @@ impl<'m> Lowerer<'m> {
                         overrides.insert(p.name.name.clone(), v);
                     }
                     Err(e) => errors.push(
-                        Report::error("E0603", format!("the value given for `{}` does not fit its type: {}", p.name.name, e.message))
-                            .label(p.ty.as_ref().map_or(p.name.span, |t| t.span), format!("declared `{}` here", ty.written()))
-                            .help(format!("pass a value of type `{}` with `-p {}=...`", ty.written(), p.name.name))
-                            .with_source(src),
+                        Report::error(
+                            "E0603",
+                            format!(
+                                "the value given for `{}` does not fit its type: {}",
+                                p.name.name, e.message
+                            ),
+                        )
+                        .label(
+                            p.ty.as_ref().map_or(p.name.span, |t| t.span),
+                            format!("declared `{}` here", ty.written()),
+                        )
+                        .help(format!(
+                            "pass a value of type `{}` with `-p {}=...`",
+                            ty.written(),
+                            p.name.name
+                        ))
+                        .with_source(src),
                     ),
                 }
             }
@@ -218,7 +237,10 @@ impl<'m> Lowerer<'m> {
         }
         // Overrides for params a model does not declare.
         for name in overrides.keys() {
-            let declared = model.decls.iter().any(|d| matches!(d, Decl::Param(p) if &p.name.name == name));
+            let declared = model
+                .decls
+                .iter()
+                .any(|d| matches!(d, Decl::Param(p) if &p.name.name == name));
             if !declared {
                 let params: Vec<&str> = model
                     .decls
@@ -228,8 +250,11 @@ impl<'m> Lowerer<'m> {
                         _ => None,
                     })
                     .collect();
-                let mut r = Report::error("E0604", format!("`-p {name}=...` names no parameter of this model"))
-                    .with_source(src);
+                let mut r = Report::error(
+                    "E0604",
+                    format!("`-p {name}=...` names no parameter of this model"),
+                )
+                .with_source(src);
                 r = match crate::diag::suggest::did_you_mean(name, params.iter().copied()) {
                     Some(s) => r.help(format!("did you mean `-p {s}=...`?")),
                     None if params.is_empty() => r.help("this model declares no parameters"),
@@ -254,11 +279,9 @@ impl<'m> Lowerer<'m> {
             base_forced: Vec::new(),
             warnings: Diagnostics::new(),
         };
-        let families_vary = model
-            .decls
-            .iter()
-            .enumerate()
-            .any(|(i, d)| matches!(d, Decl::Item(_) | Decl::Option(_) | Decl::Canvas(_)) && lowerer.stale[i]);
+        let families_vary = model.decls.iter().enumerate().any(|(i, d)| {
+            matches!(d, Decl::Item(_) | Decl::Option(_) | Decl::Canvas(_)) && lowerer.stale[i]
+        });
         let stale = lowerer.stale.clone();
         check_asserts(&mut lowerer.env, &|i| !stale[i])?;
         if !families_vary {
@@ -350,7 +373,10 @@ impl<'m> Lowerer<'m> {
 
 /// Evaluates the `assert` declarations for which `include` is true; each failing one is
 /// reported once, with its message and the loop values that broke it.
-fn check_asserts<'m>(env: &mut Env<'m>, include: &dyn Fn(usize) -> bool) -> Result<(), Diagnostics> {
+fn check_asserts<'m>(
+    env: &mut Env<'m>,
+    include: &dyn Fn(usize) -> bool,
+) -> Result<(), Diagnostics> {
     let model = env.model();
     let mut errors = Diagnostics::new();
     for (i, d) in model.decls.iter().enumerate() {
@@ -375,7 +401,11 @@ fn check_asserts<'m>(env: &mut Env<'m>, include: &dyn Fn(usize) -> bool) -> Resu
             break;
         }
     }
-    if errors.has_errors() { Err(errors) } else { Ok(()) }
+    if errors.has_errors() {
+        Err(errors)
+    } else {
+        Ok(())
+    }
 }
 
 /// Primary items that no option covers make the model unsolvable before the search
@@ -400,8 +430,16 @@ fn uncoverable(fam: &Families, src: &SourceFile) -> Result<(), crate::diag::Diag
     let Some(&first) = missing.first() else {
         return Ok(());
     };
-    let names: Vec<&str> = missing.iter().take(5).map(|&i| problem.items[i].name.as_str()).collect();
-    let more = if missing.len() > 5 { format!(" and {} more", missing.len() - 5) } else { String::new() };
+    let names: Vec<&str> = missing
+        .iter()
+        .take(5)
+        .map(|&i| problem.items[i].name.as_str())
+        .collect();
+    let more = if missing.len() > 5 {
+        format!(" and {} more", missing.len() - 5)
+    } else {
+        String::new()
+    };
     let mut r = Report::error(
         "E0403",
         format!(

@@ -60,7 +60,10 @@ fn types(op: BinaryOp, a: &Value, b: &Value) -> OpError {
             "look for an element in",
             Some("the right side of `in` is a collection: a range, list, set, map or string"),
         ),
-        _ => ("compare", Some("only values of the same kind can be ordered")),
+        _ => (
+            "compare",
+            Some("only values of the same kind can be ordered"),
+        ),
     };
     let message = match op {
         BinaryOp::In | BinaryOp::NotIn => {
@@ -111,7 +114,11 @@ fn div_floor(a: i64, b: i64) -> Option<i64> {
 /// Remainder with the sign of the divisor.
 fn rem_floor(a: i64, b: i64) -> Option<i64> {
     let r = a.checked_rem(b)?;
-    Some(if r != 0 && ((r < 0) != (b < 0)) { r + b } else { r })
+    Some(if r != 0 && ((r < 0) != (b < 0)) {
+        r + b
+    } else {
+        r
+    })
 }
 
 /// Applies a binary operator other than `and` / `or` (which the evaluator
@@ -151,7 +158,10 @@ pub fn binary(op: BinaryOp, a: &Value, b: &Value) -> Result<Value, OpError> {
         (BinaryOp::Eq, _, _) => Ok(Bool(a == b)),
         (BinaryOp::Ne, _, _) => Ok(Bool(a != b)),
         (BinaryOp::In, _, _) => b.contains(a).map(Bool).ok_or_else(|| types(op, a, b)),
-        (BinaryOp::NotIn, _, _) => b.contains(a).map(|x| Bool(!x)).ok_or_else(|| types(op, a, b)),
+        (BinaryOp::NotIn, _, _) => b
+            .contains(a)
+            .map(|x| Bool(!x))
+            .ok_or_else(|| types(op, a, b)),
         (BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge, Set(x), Set(y)) => {
             Ok(Bool(match op {
                 BinaryOp::Le => x.is_subset(y),

@@ -62,7 +62,13 @@ mod tests {
         let line = solution(&["a \"b\"".to_string()], &[("record", json!(0))]);
         assert_eq!(line, r#"{"record":0,"options":["a \"b\""]}"#);
         let s = summary(
-            &Summary { solutions: u128::MAX, nodes: 5, updates: 7, complete: false, seconds: 0.5 },
+            &Summary {
+                solutions: u128::MAX,
+                nodes: 5,
+                updates: 7,
+                complete: false,
+                seconds: 0.5,
+            },
             &[],
         );
         assert!(s.contains(r#""solutions":"340282366920938463463374607431768211455""#));

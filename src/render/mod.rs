@@ -38,10 +38,18 @@ pub fn paint_grid(families: &Families, chosen: &[OptionId]) -> Option<Vec<String
     let min_row = cells.keys().map(|k| k.0).min()?;
     let max_row = cells.keys().map(|k| k.0).max()?;
     let min_col = cells.keys().map(|k| k.1).min()?;
-    let width = cells.values().map(|t| t.chars().count()).max().unwrap_or(1).max(1);
+    let width = cells
+        .values()
+        .map(|t| t.chars().count())
+        .max()
+        .unwrap_or(1)
+        .max(1);
     let mut rows = Vec::new();
     for r in min_row..=max_row {
-        let last = cells.range((r, i64::MIN)..=(r, i64::MAX)).map(|(k, _)| k.1).max();
+        let last = cells
+            .range((r, i64::MIN)..=(r, i64::MAX))
+            .map(|(k, _)| k.1)
+            .max();
         let mut line = String::new();
         if let Some(last) = last {
             for c in min_col..=last {
@@ -80,7 +88,11 @@ mod tests {
                 .into_iter()
                 .map(|v| {
                     v.into_iter()
-                        .map(|(row, col, t)| PaintCell { row, col, text: t.into() })
+                        .map(|(row, col, t)| PaintCell {
+                            row,
+                            col,
+                            text: t.into(),
+                        })
                         .collect()
                 })
                 .collect(),
@@ -90,7 +102,10 @@ mod tests {
 
     #[test]
     fn triangles_print_as_triangles() {
-        let f = fam(vec![vec![(0, 0, "A"), (1, 0, "A")], vec![(1, 1, "B"), (2, 2, "B")]]);
+        let f = fam(vec![
+            vec![(0, 0, "A"), (1, 0, "A")],
+            vec![(1, 1, "B"), (2, 2, "B")],
+        ]);
         let g = paint_grid(&f, &[OptionId(0), OptionId(1)]).unwrap();
         assert_eq!(g, ["A", "AB", "..B"]);
     }

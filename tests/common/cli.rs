@@ -32,7 +32,9 @@ pub fn dlxc(args: &[&str]) -> Run {
 
 /// A file of the shared data sets (`../shared/data/` beside the repository).
 pub fn shared_data(path: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(path)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data")
+        .join(path)
 }
 
 /// Writes a file in this test run's scratch directory and returns its path. Names are
@@ -41,7 +43,8 @@ pub fn temp_file(name: &str, contents: &str) -> PathBuf {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static COUNTER: AtomicUsize = AtomicUsize::new(0);
     let k = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{}-{k}-{name}", std::process::id()));
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("{}-{k}-{name}", std::process::id()));
     std::fs::write(&path, contents).expect("scratch file is writable");
     path
 }

@@ -112,7 +112,7 @@ fn main() {
 fn sudoku17() {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/data/sudoku9/puzzles2_17_clue.txt"
+        "/../shared/data/sudoku9/puzzles2_17_clue.txt"
     );
     let Ok(text) = std::fs::read_to_string(path) else {
         println!("sudoku17: {path} not found, skipped");

@@ -472,8 +472,8 @@ fn print_solution(
     index: u64,
 ) {
     let grid = paint_grid(&inst.families, chosen);
-    let labels = option_lines(&inst.families.problem, chosen);
     if s.json {
+        let labels = option_lines(&inst.families.problem, chosen);
         let mut extra = record_field(record);
         if let Some(g) = &grid {
             extra.push(("grid", json!(g)));
@@ -486,7 +486,9 @@ fn print_solution(
     }
     match grid {
         Some(rows) => rows.iter().for_each(|r| o.line(r)),
-        None => labels.iter().for_each(|l| o.line(l)),
+        None => option_lines(&inst.families.problem, chosen)
+            .iter()
+            .for_each(|l| o.line(l)),
     }
 }
 

@@ -15,6 +15,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::rc::Rc;
 
+use rustc_hash::FxHashMap;
+
 use crate::diag::report::Report;
 use crate::lower::builtins;
 use crate::lower::data::{self, ParamType};
@@ -50,7 +52,7 @@ pub struct Env<'m> {
     pub src: SourceFile,
     model: &'m Model,
     /// Top-level declaration index by name.
-    names: HashMap<&'m str, usize>,
+    names: FxHashMap<&'m str, usize>,
     /// One slot per declaration; only params and lets use theirs.
     globals: Vec<Slot>,
     /// Parameter values given from outside (`-p`, a data record), by name.
@@ -67,7 +69,7 @@ pub struct Env<'m> {
 impl<'m> Env<'m> {
     /// An environment for `model`, with parameter values given from outside.
     pub fn new(model: &'m Model, src: &SourceFile, params: HashMap<String, Value>) -> Env<'m> {
-        let mut names = HashMap::new();
+        let mut names = FxHashMap::default();
         for (i, d) in model.decls.iter().enumerate() {
             if let Some(name) = d.name() {
                 names.entry(name.name.as_str()).or_insert(i);

@@ -10,6 +10,8 @@
 
 use std::collections::HashMap;
 
+use rustc_hash::FxHashMap;
+
 use crate::diag::Diagnostics;
 use crate::diag::report::Report;
 use crate::lower::eval::{Env, EvalError, EvalResult};
@@ -20,8 +22,44 @@ use crate::syntax::ast::{
     BoundsExpr, CoverEntry, Decl, ForceDecl, ItemClass, ItemDecl, OptionDecl, Paint,
 };
 
-/// A family (by declaration index) and index values: what identifies an item or option.
-pub type Key = (usize, Vec<Value>);
+/// Ids of items (or options, or anything else) by family and index values: what
+/// identifies an item or option in a model.
+///
+/// One hash map per family, keyed by the index values, so a lookup borrows the values
+/// it was given (`&[Value]`) instead of building a key: forcing a sudoku's clues looks
+/// up 81 options per record.
+#[derive(Clone, Debug)]
+pub struct KeyIndex<V> {
+    by_family: Vec<FxHashMap<Box<[Value]>, V>>,
+}
+
+impl<V> Default for KeyIndex<V> {
+    fn default() -> Self {
+        KeyIndex {
+            by_family: Vec::new(),
+        }
+    }
+}
+
+impl<V: Copy> KeyIndex<V> {
+    /// The entry of `family` at `index`.
+    pub fn get(&self, family: usize, index: &[Value]) -> Option<V> {
+        self.by_family.get(family)?.get(index).copied()
+    }
+
+    /// Whether `family` has an entry at `index`.
+    pub fn contains(&self, family: usize, index: &[Value]) -> bool {
+        self.get(family, index).is_some()
+    }
+
+    /// Adds an entry.
+    pub fn insert(&mut self, family: usize, index: &[Value], v: V) {
+        if self.by_family.len() <= family {
+            self.by_family.resize_with(family + 1, FxHashMap::default);
+        }
+        self.by_family[family].insert(index.into(), v);
+    }
+}
 
 /// One painted cell: row, column, and what it shows.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,12 +77,12 @@ pub struct PaintCell {
 pub struct Families {
     /// The exact-cover problem.
     pub problem: Problem,
-    /// Item ids by key.
-    pub items: HashMap<Key, ItemId>,
-    /// Option ids by key.
-    pub options: HashMap<Key, OptionId>,
-    /// Keys of options dropped because they cover no primary item, for better messages.
-    pub dropped: HashMap<Key, Span>,
+    /// Item ids by family and index.
+    pub items: KeyIndex<ItemId>,
+    /// Option ids by family and index.
+    pub options: KeyIndex<OptionId>,
+    /// Options dropped because they cover no primary item, for better messages.
+    pub dropped: KeyIndex<Span>,
     /// The cells each option paints, by option id.
     pub paints: Vec<Vec<PaintCell>>,
     /// The background cells of every solution (`canvas` declarations).
@@ -184,8 +222,7 @@ fn lower_items<'m>(
         };
         let name = display_name(&item.name.name, &index);
         let span = item.index.first().map_or(item.name.span, |f| item.name.span.to(f.span));
-        let key = (decl, index);
-        if fam.items.contains_key(&key) {
+        if fam.items.contains(decl, &index) {
             return Err(env.error(
                 "E0406",
                 format!("item `{name}` is made twice by this family"),
@@ -196,7 +233,7 @@ fn lower_items<'m>(
             .into());
         }
         let id = fam.problem.add_item(name, kind, origin(env, item.name.span));
-        fam.items.insert(key, id);
+        fam.items.insert(decl, &index, id);
         Ok(())
     })
 }
@@ -273,14 +310,13 @@ fn lower_options<'m>(
             paint_cells(env, paint, &mut cells)?;
         }
         let name = display_name(&opt.name.name, &index);
-        let key = (decl, index);
         if !entries.iter().any(|(e, _)| fam.problem.item(e.item).kind.is_primary()) {
             dropped += 1;
             first_dropped.get_or_insert(name);
-            fam.dropped.insert(key, opt.name.span);
+            fam.dropped.insert(decl, &index, opt.name.span);
             return Ok(());
         }
-        if fam.options.contains_key(&key) {
+        if fam.options.contains(decl, &index) {
             return Err(env.error(
                 "E0406",
                 format!("option `{name}` is made twice by this family"),
@@ -296,7 +332,7 @@ fn lower_options<'m>(
             cost,
             origin: origin(env, opt.name.span),
         });
-        fam.options.insert(key, id);
+        fam.options.insert(decl, &index, id);
         fam.paints.push(cells);
         Ok(())
     })?;
@@ -380,9 +416,8 @@ fn collect_cover<'m>(
     };
     env.for_each(&cover.clauses, &mut |env| {
         let index = eval_index(env, &cover.index)?;
-        let key = (family, index);
-        let Some(&item) = fam.items.get(&key) else {
-            let name = display_name(&cover.family.name, &key.1);
+        let Some(item) = fam.items.get(family, &index) else {
+            let name = display_name(&cover.family.name, &index);
             return Err(env.error(
                 "E0401",
                 format!("option covers `{name}`, which is not an item"),
@@ -436,17 +471,21 @@ pub fn lower_force<'m>(
             "not declared with `option`",
         ));
     };
+    let mut index = Vec::with_capacity(force.index.len());
     env.for_each(&force.clauses, &mut |env| {
-        let index = eval_index(env, &force.index)?;
-        let key = (family, index);
-        match fam.options.get(&key) {
-            Some(&id) => {
+        // One buffer for every binding: a sudoku record forces 81 options.
+        index.clear();
+        for e in &force.index {
+            index.push(env.eval(e)?);
+        }
+        match fam.options.get(family, &index) {
+            Some(id) => {
                 out.push(id);
                 Ok(())
             }
             None => {
-                let name = display_name(&force.family.name, &key.1);
-                let why = if fam.dropped.contains_key(&key) {
+                let name = display_name(&force.family.name, &index);
+                let why = if fam.dropped.contains(family, &index) {
                     "it was dropped because it covers no primary item"
                 } else {
                     "the family makes no option with this index"

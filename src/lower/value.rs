@@ -13,6 +13,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::{self, Write as _};
 use std::rc::Rc;
 
+thread_local! {
+    /// The one-character strings of the ASCII characters, shared by [`Value::str`].
+    static ASCII: [Rc<str>; 128] = std::array::from_fn(|b| {
+        let c = char::from(b as u8);
+        Rc::from(c.encode_utf8(&mut [0; 4]) as &str)
+    });
+}
+
 /// A value of the language.
 #[derive(Clone, Debug)]
 pub enum Value {
@@ -72,8 +80,15 @@ impl Kind {
 }
 
 impl Value {
-    /// A string value.
+    /// A string value. One-character ASCII strings (the characters of grids and
+    /// alphabets) are shared from a table instead of allocated: evaluating
+    /// `puzzle[r][c]` for every cell of every record makes a great many of them.
     pub fn str(s: &str) -> Value {
+        if let &[b] = s.as_bytes()
+            && b.is_ascii()
+        {
+            return ASCII.with(|t| Value::Str(Rc::clone(&t[b as usize])));
+        }
         Value::Str(Rc::from(s))
     }
 
@@ -205,7 +220,11 @@ impl Value {
             Value::Set(xs) => xs.contains(x),
             Value::Map(m) => m.contains_key(x),
             Value::Range(lo, hi) => x.as_int().is_some_and(|i| *lo <= i && i < *hi),
-            Value::Str(s) => x.as_str().is_some_and(|t| s.contains(t)),
+            Value::Str(s) => x.as_str().is_some_and(|t| match t.as_bytes() {
+                // `c in alphabet` is the common case; a byte search needs no setup.
+                &[b] if b.is_ascii() => s.as_bytes().contains(&b),
+                _ => s.contains(t),
+            }),
             Value::Int(_) | Value::Bool(_) => return None,
         })
     }

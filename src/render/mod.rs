@@ -4,8 +4,6 @@
 
 pub mod json;
 
-use std::collections::BTreeMap;
-
 use crate::lower::family::Families;
 use crate::problem::{OptionId, Problem};
 
@@ -21,52 +19,67 @@ pub const FILL: &str = ".";
 /// painted text is one character the cells are written side by side (`534678912`);
 /// otherwise they are right-aligned to the widest text and separated by spaces.
 pub fn paint_grid(families: &Families, chosen: &[OptionId]) -> Option<Vec<String>> {
-    let mut cells: BTreeMap<(i64, i64), &str> = BTreeMap::new();
-    for p in &families.canvas {
-        cells.insert((p.row, p.col), p.text.as_str());
-    }
-    for id in chosen {
-        if let Some(paints) = families.paints.get(id.index()) {
-            for p in paints {
-                cells.insert((p.row, p.col), p.text.as_str());
-            }
-        }
-    }
+    // Later cells paint over earlier ones: the canvas first, then the options in order.
+    // A stable sort by position keeps that order among cells painted more than once.
+    let mut cells: Vec<(i64, i64, &str)> = families
+        .canvas
+        .iter()
+        .chain(
+            chosen
+                .iter()
+                .flat_map(|id| families.paints.get(id.index()).into_iter().flatten()),
+        )
+        .map(|p| (p.row, p.col, p.text.as_str()))
+        .collect();
     if cells.is_empty() {
         return None;
     }
-    let min_row = cells.keys().map(|k| k.0).min()?;
-    let max_row = cells.keys().map(|k| k.0).max()?;
-    let min_col = cells.keys().map(|k| k.1).min()?;
+    cells.sort_by_key(|&(r, c, _)| (r, c));
+    let min_row = cells.first()?.0;
+    let max_row = cells.last()?.0;
+    let min_col = cells.iter().map(|c| c.1).min()?;
     let width = cells
-        .values()
-        .map(|t| t.chars().count())
+        .iter()
+        .map(|c| c.2.chars().count())
         .max()
         .unwrap_or(1)
         .max(1);
-    let mut rows = Vec::new();
+    let mut rows = Vec::with_capacity((max_row - min_row + 1) as usize);
+    let mut k = 0;
     for r in min_row..=max_row {
-        let last = cells
-            .range((r, i64::MIN)..=(r, i64::MAX))
-            .map(|(k, _)| k.1)
-            .max();
         let mut line = String::new();
-        if let Some(last) = last {
-            for c in min_col..=last {
-                let text = cells.get(&(r, c)).copied().unwrap_or(FILL);
-                if width == 1 {
-                    line.push_str(text);
-                } else {
-                    if c > min_col {
-                        line.push(' ');
-                    }
-                    line.push_str(&format!("{text:>width$}"));
-                }
+        let mut next_col = min_col;
+        while k < cells.len() && cells[k].0 == r {
+            // The last cell painted at a position wins.
+            let (_, c, _) = cells[k];
+            while k + 1 < cells.len() && cells[k + 1].0 == r && cells[k + 1].1 == c {
+                k += 1;
             }
+            for hole in next_col..c {
+                push_cell(&mut line, FILL, width, hole == min_col);
+            }
+            push_cell(&mut line, cells[k].2, width, c == min_col);
+            next_col = c + 1;
+            k += 1;
         }
         rows.push(line);
     }
     Some(rows)
+}
+
+/// Appends one cell: side by side when every text is one character wide, otherwise
+/// right-aligned and separated by spaces.
+fn push_cell(line: &mut String, text: &str, width: usize, first: bool) {
+    if width == 1 {
+        line.push_str(text);
+    } else {
+        if !first {
+            line.push(' ');
+        }
+        let pad = width.saturating_sub(text.chars().count());
+        line.extend(std::iter::repeat_n(' ', pad));
+        line.push_str(text);
+    }
 }
 
 /// The chosen options, one label per line, in declaration order (so the same solution

@@ -48,6 +48,10 @@ pub(crate) struct Links {
     pub items: Vec<Header>,
     /// Item heads `1..=n` (node 0 unused), then spacers and option nodes.
     pub nodes: Vec<Node>,
+    /// LEN of each item `1..=n` (index 0 unused), plus [`super::search::COVERED`]
+    /// while the item is covered. Kept apart from the nodes so that choosing an item
+    /// scans one dense array.
+    pub len: Vec<i32>,
     /// Number of items `n`.
     pub n_items: u32,
     /// Number of primary items `n1`.
@@ -67,11 +71,13 @@ pub(crate) struct TooLarge;
 
 impl Links {
     /// Builds the structure. The problem is assumed valid (see [`Problem::validate`]);
-    /// the only failure is a problem too large for 31-bit indices.
+    /// the only failure is a problem too large for 31-bit indices (30-bit option counts,
+    /// since a covered item's LEN carries [`super::search::COVERED`]).
     pub fn new(problem: &Problem) -> Result<Links, TooLarge> {
         let n = problem.items.len();
         let total = n + 1 + problem.entry_count() + problem.options.len() + 1;
-        if total >= i32::MAX as usize || problem.options.len() >= i32::MAX as usize {
+        let limit = super::search::COVERED as usize;
+        if total >= i32::MAX as usize || problem.options.len() >= limit {
             return Err(TooLarge);
         }
         // Primary items first, in order, then secondary items, in order.
@@ -121,6 +127,7 @@ impl Links {
             });
         }
         let mut option_start = Vec::with_capacity(problem.options.len() + 1);
+        let mut len = vec![0i32; n + 1];
         let mut last_spacer = n + 1;
         nodes.push(Node {
             ulink: 0,
@@ -136,7 +143,7 @@ impl Links {
                 let head = &mut nodes[i as usize];
                 let up = head.ulink;
                 head.ulink = x;
-                head.top += 1;
+                len[i as usize] += 1;
                 nodes[up as usize].dlink = x;
                 nodes.push(Node {
                     ulink: up,
@@ -167,6 +174,7 @@ impl Links {
         Ok(Links {
             items,
             nodes,
+            len,
             n_items: n32,
             n_primary,
             item_id,
@@ -225,7 +233,8 @@ mod tests {
         // spacer 8, option 2 at 9..=10, spacer 11.
         assert_eq!(l.option_start, vec![5, 8, 9, 12]);
         let tops: Vec<i32> = l.nodes.iter().map(|n| n.top).collect();
-        assert_eq!(tops, vec![0, 2, 1, 1, 0, 1, 3, -1, -2, 2, 1, -3]);
+        assert_eq!(tops, vec![0, 0, 0, 0, 0, 1, 3, -1, -2, 2, 1, -3]);
+        assert_eq!(l.len, vec![0, 2, 1, 1]);
         // Item a (1): 1 -> 5 -> 10 -> 1.
         assert_eq!(l.nodes[1].dlink, 5);
         assert_eq!(l.nodes[5].dlink, 10);

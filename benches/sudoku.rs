@@ -1,0 +1,71 @@
+//! End-to-end sudoku throughput: `dlxc run examples/sudoku.dlx --data FILE` over the
+//! 49,158 17-clue puzzles (read, lower, solve, print), in process, printing into memory.
+//!
+//! `cargo bench --bench sudoku [FILE...]` — with no file, the shared 17-clue set and the
+//! forum-hardest sets are measured. Reports puzzles per second (one core).
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use dlxc::cli::{Command, ModelArgs, SearchArgs, execute};
+use dlxc::diag::RenderStyle;
+
+fn main() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<PathBuf> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .map(PathBuf::from)
+        .collect();
+    if files.is_empty() {
+        let shared = root.join("../shared/data/sudoku9");
+        files = [
+            "puzzles2_17_clue.txt",
+            "puzzles6_forum_hardest_1106.txt",
+            "puzzles3_magictour_top1465.txt",
+        ]
+        .iter()
+        .map(|f| shared.join(f))
+        .collect();
+    }
+    println!(
+        "{:<40} {:>8} {:>9} {:>12}",
+        "file", "puzzles", "wall", "puzzles/s"
+    );
+    for file in files {
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            println!("{}: not found, skipped", file.display());
+            continue;
+        };
+        let puzzles = text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .count();
+        let args = ModelArgs {
+            model: root.join("examples/sudoku.dlx"),
+            params: Vec::new(),
+            data: Some(file.clone()),
+            max_size: 10_000_000,
+        };
+        let mut out = Vec::with_capacity(puzzles * 100);
+        let mut err = Vec::new();
+        let start = Instant::now();
+        let code = execute(
+            Command::Run(args, SearchArgs::default()),
+            &mut out,
+            &mut err,
+            RenderStyle::GOLDEN,
+        );
+        let wall = start.elapsed().as_secs_f64();
+        assert_eq!(code, 0, "{}", String::from_utf8_lossy(&err));
+        let solved = out.split(|&b| b == b'\n').filter(|l| l.len() == 9).count() / 9;
+        assert_eq!(solved, puzzles);
+        let name = file
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        println!(
+            "{name:<40} {puzzles:>8} {wall:>8.3}s {:>12.0}",
+            puzzles as f64 / wall
+        );
+    }
+}

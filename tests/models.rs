@@ -281,3 +281,113 @@ fn every_shipped_model_checks_clean() {
         }
     }
 }
+
+#[test]
+fn compiled_knuth_format_solves_to_the_same_counts() {
+    for (model, params, count) in [
+        ("examples/queens.dlx", vec!["-p", "n=8"], "92"),
+        ("examples/langford.dlx", vec!["-p", "n=7"], "52"),
+        ("examples/exact-cover.dlx", vec![], "1"),
+        (
+            "examples/pentomino.dlx",
+            vec!["-p", "rows=3", "-p", "cols=20"],
+            "8",
+        ),
+    ] {
+        let mut args = vec!["compile", model, "--emit", "knuth"];
+        args.extend(&params);
+        let compiled = dlxc(&args);
+        assert_eq!(compiled.code, 0, "{model}: {}", compiled.stderr);
+        let file = temp_file("compiled.dlx1", &compiled.stdout);
+        let solved = dlxc(&["solve", file.to_str().unwrap(), "--count"]);
+        assert_eq!(solved.stdout.trim(), count, "{model}: {}", solved.stderr);
+        let mut run = vec!["run", model, "--count"];
+        run.extend(&params);
+        assert_eq!(dlxc(&run).stdout.trim(), count, "{model}");
+    }
+}
+
+#[test]
+fn compile_emits_json_with_items_options_and_forced() {
+    let r = dlxc(&["compile", "examples/sudoku.dlx", "--emit", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["items"].as_array().unwrap().len(), 324);
+    assert_eq!(v["options"].as_array().unwrap().len(), 729);
+    assert_eq!(v["forced"].as_array().unwrap().len(), 17);
+}
+
+#[test]
+fn limits_cut_the_search_short_and_say_so() {
+    let r = dlxc(&[
+        "run",
+        "examples/queens.dlx",
+        "-p",
+        "n=12",
+        "--count",
+        "--node-limit",
+        "1000",
+    ]);
+    assert_eq!(
+        r.code, 0,
+        "solutions were found before the limit: {}",
+        r.stderr
+    );
+    assert!(
+        r.stderr
+            .contains("search cut short (node limit reached) after 1000 nodes"),
+        "{}",
+        r.stderr
+    );
+    let r = dlxc(&[
+        "run",
+        "examples/queens.dlx",
+        "-p",
+        "n=12",
+        "--node-limit",
+        "5",
+    ]);
+    assert_eq!(r.code, 3, "no solution before the limit: {}", r.stderr);
+    assert_eq!(r.stdout, "");
+    let r = dlxc(&[
+        "run",
+        "examples/queens.dlx",
+        "-p",
+        "n=12",
+        "--json",
+        "--node-limit",
+        "1000",
+        "--all",
+    ]);
+    let last = r.stdout.lines().last().unwrap();
+    let v: serde_json::Value = serde_json::from_str(last).unwrap();
+    assert_eq!(v["complete"], false);
+}
+
+#[test]
+fn a_closed_pipe_is_not_an_error() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dlxc"))
+        .args(["run", "examples/queens.dlx", "-p", "n=10", "--all"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 16];
+    child
+        .stdout
+        .as_mut()
+        .unwrap()
+        .read_exact(&mut first)
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -454,6 +454,9 @@ fn finish_record(
     } else {
         o.line(&st.solutions.to_string());
     }
+    if let End::Cut(limit) = &outcome.end {
+        o.note(&super::solve::cut_notice(*limit, st));
+    }
     if st.solutions > 0 {
         EXIT_SOLVED
     } else if cut {

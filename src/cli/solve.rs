@@ -113,19 +113,24 @@ pub(crate) fn finish(o: &mut Out<'_>, outcome: &Outcome, s: &SearchArgs, as_matr
         o.note(&super::output_stats(st));
     }
     if let End::Cut(limit) = &outcome.end {
-        o.note(&format!(
-            "search cut short ({}) after {} nodes with {} solution{} found: the answer is incomplete",
-            limit_text(*limit),
-            st.nodes,
-            st.solutions,
-            if st.solutions == 1 { "" } else { "s" }
-        ));
+        o.note(&cut_notice(*limit, st));
     }
     match outcome.end {
         _ if st.solutions > 0 => EXIT_SOLVED,
         End::Cut(_) => EXIT_CUT_SHORT,
         _ => EXIT_NO_SOLUTION,
     }
+}
+
+/// The line that says a search was cut short and how far it got.
+pub(crate) fn cut_notice(limit: crate::solve::Limit, st: &crate::solve::Stats) -> String {
+    format!(
+        "search cut short ({}) after {} nodes with {} solution{} found: the answer is incomplete",
+        limit_text(limit),
+        st.nodes,
+        st.solutions,
+        if st.solutions == 1 { "" } else { "s" }
+    )
 }
 
 fn limit_text(limit: crate::solve::Limit) -> &'static str {

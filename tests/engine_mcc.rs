@@ -292,3 +292,58 @@ fn knuth_format_round_trip() {
     let run = dlxc(&["solve", "--count", path.to_str().unwrap()]);
     assert_eq!(run.stdout.trim(), "90", "{}", run.stderr);
 }
+
+/// Every way a search can end early (node limit, `max_solutions`, the visitor saying
+/// stop) leaves the structure as it found it, and the next full search is unchanged.
+#[test]
+fn early_ends_restore_the_structure() {
+    use dlxc::solve::End;
+    for seed in 0..300 {
+        let p = random_problem(seed, true, true);
+        let mut s = Solver::general(&p).unwrap();
+        let pristine = s.structure_fingerprint();
+        let full = solve(&mut s, &[]).unwrap();
+        for limit in 1..6 {
+            let cut = SearchConfig {
+                node_limit: Some(limit),
+                ..SearchConfig::default()
+            };
+            s.search(&[], &cut, &mut |_| Flow::Continue).unwrap();
+            assert_eq!(s.structure_fingerprint(), pristine, "seed {seed}");
+            let one = SearchConfig {
+                max_solutions: Some(limit as u128),
+                ..SearchConfig::default()
+            };
+            let out = s.search(&[], &one, &mut |_| Flow::Continue).unwrap();
+            if full.len() as u64 >= limit {
+                assert_eq!(out.end, End::Stopped);
+            }
+            assert_eq!(s.structure_fingerprint(), pristine, "seed {seed}");
+            let mut seen = 0;
+            s.search(&[], &SearchConfig::default(), &mut |_| {
+                seen += 1;
+                if seen == limit {
+                    Flow::Stop
+                } else {
+                    Flow::Continue
+                }
+            })
+            .unwrap();
+            assert_eq!(s.structure_fingerprint(), pristine, "seed {seed}");
+        }
+        assert_eq!(solve(&mut s, &[]).unwrap(), full, "seed {seed}");
+    }
+}
+
+/// Knuth's own examples of DLX2 and DLX3, solved by `dlxc solve`: their unique
+/// solutions, as the comments in the files (and Knuth's documentation) give them.
+#[test]
+fn knuths_dlx2_and_dlx3_examples() {
+    let lines = |out: &str| -> BTreeSet<String> { out.lines().map(str::to_string).collect() };
+    let r = dlxc(&["solve", "--all", "examples/knuth/colors.dlx2"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(lines(&r.stdout), lines("q x:A\np r x:A y\n"));
+    let r = dlxc(&["solve", "--all", "examples/knuth/bounds.dlx3"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(lines(&r.stdout), lines("A C X:1 Y:1\nB X:1\nC Y:1\n"));
+}

@@ -10,7 +10,7 @@ use std::sync::atomic::AtomicBool;
 
 use common::problems::*;
 use dlxc::problem::{ItemId, OptionId, Problem};
-use dlxc::solve::{Clash, End, Flow, Limit, Outcome, SearchConfig, Solver};
+use dlxc::solve::{Clash, ClashKind, End, Flow, Limit, Outcome, SearchConfig, Solver};
 
 fn count(problem: &Problem) -> Outcome {
     let config = SearchConfig {
@@ -186,7 +186,8 @@ fn clash_names_both_options_and_the_item() {
         Clash {
             first: OptionId(0),
             second: OptionId(1),
-            item: ItemId(0)
+            item: ItemId(0),
+            kind: ClashKind::Shared,
         }
     );
     // Digit 1 in cells (0,0) and (0,1): they share r0,0 (item 16 + 0).

@@ -42,6 +42,8 @@ pub enum Code {
     Recursion,
     /// E0113: more than one objective.
     DuplicateObjective,
+    /// E0114: a multiplicity interval on a secondary or colored item family.
+    BoundsOnSecondary,
     /// E0201: a parameter's type is not a known type.
     UnknownType,
     /// E0202: a type has the wrong number of arguments.
@@ -67,6 +69,7 @@ impl Code {
             Code::Cycle => "E0111",
             Code::Recursion => "E0112",
             Code::DuplicateObjective => "E0113",
+            Code::BoundsOnSecondary => "E0114",
             Code::UnknownType => "E0201",
             Code::TypeArgumentCount => "E0202",
             Code::UnusedBinding => "W0101",
@@ -79,7 +82,7 @@ impl Code {
     }
 
     /// Every code, for the test that each has an explanation.
-    pub const ALL: [Code; 16] = [
+    pub const ALL: [Code; 17] = [
         Code::UndefinedName,
         Code::DuplicateDefinition,
         Code::UnknownFunction,
@@ -93,6 +96,7 @@ impl Code {
         Code::Cycle,
         Code::Recursion,
         Code::DuplicateObjective,
+        Code::BoundsOnSecondary,
         Code::UnknownType,
         Code::TypeArgumentCount,
         Code::UnusedBinding,

@@ -24,7 +24,7 @@
 //! (element, index, covers, cost, paint). A cover entry's or paint's own clauses are
 //! visible in that entry only. Inner bindings shadow outer ones.
 //!
-//! Codes: E0101–E0113 for names, arity, families and cycles, E0201–E0202 for written
+//! Codes: E0101–E0114 for names, arity, families and cycles, E0201–E0202 for written
 //! types (see [`Code`]), and the warning W0101 for a binding nothing reads. On errors
 //! only errors are returned; warnings of a correct model are in [`Checked::warnings`].
 

@@ -181,6 +181,38 @@ impl<'a> Resolver<'a> {
                     }
                     None => {}
                 }
+                if let Some(b) = &d.bounds
+                    && d.class != ItemClass::Primary
+                {
+                    let span = match b {
+                        BoundsExpr::Exactly(e) => e.span,
+                        BoundsExpr::Range { lo, hi } => {
+                            hi.as_ref().map_or(lo.span, |h| lo.span.to(h.span))
+                        }
+                    };
+                    let class = if d.class == ItemClass::Colored {
+                        "colored"
+                    } else {
+                        "secondary"
+                    };
+                    let e = CheckError::new(
+                        Code::BoundsOnSecondary,
+                        format!(
+                            "`{}` is a {class} item family, so it cannot have a multiplicity",
+                            d.name.name
+                        ),
+                        span,
+                        "multiplicity given here",
+                    )
+                    .with_label(d.name.span, format!("declared as a {class} item here"))
+                    .with_help(
+                        "a secondary item is covered at most once (or, if colored, by any options \
+                         that agree on its color); remove the bounds, or make the family primary \
+                         (`item ...`), with `: 0..1` for \"at most once\""
+                            .to_string(),
+                    );
+                    self.error(e);
+                }
             }
             Decl::Option(d) => {
                 self.clauses(&d.clauses);

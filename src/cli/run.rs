@@ -256,7 +256,8 @@ fn clash_report(src: &SourceFile, inst: &Instance, clash: &crate::solve::Clash) 
     let a = p.option_label(clash.first);
     let b = p.option_label(clash.second);
     let item = &p.item(clash.item).name;
-    let mut r = Report::error("E0404", format!("forced options `{a}` and `{b}` both cover `{item}`"))
+    let what = clash.describe(&format!("`{a}`"), &format!("`{b}`"), &format!("`{item}`"));
+    let mut r = Report::error("E0404", what)
         .help("the forced options contradict each other, so this instance has no solution; check the clues or the pieces already placed")
         .with_source(src);
     for (id, text) in [(clash.first, a), (clash.second, b)] {

@@ -409,7 +409,8 @@ fn check_asserts<'m>(
 }
 
 /// Primary items that no option covers make the model unsolvable before the search
-/// starts: say which, and where they were declared.
+/// starts: say which, and where they were declared. Then look for items that some
+/// options cover, but fewer than their lower bound ([`unreachable_bounds`]).
 fn uncoverable(fam: &Families, src: &SourceFile) -> Result<(), crate::diag::Diag> {
     let problem = &fam.problem;
     let mut covered = vec![false; problem.items.len()];
@@ -428,7 +429,7 @@ fn uncoverable(fam: &Families, src: &SourceFile) -> Result<(), crate::diag::Diag
         .map(|(i, _)| i)
         .collect();
     let Some(&first) = missing.first() else {
-        return Ok(());
+        return unreachable_bounds(fam, src);
     };
     let names: Vec<&str> = missing
         .iter()
@@ -458,6 +459,84 @@ fn uncoverable(fam: &Families, src: &SourceFile) -> Result<(), crate::diag::Diag
             format!("`{}` is made here with {}", names[0], values.join(", "))
         };
         r = r.label(*decl, text);
+    }
+    Err(Box::new(r))
+}
+
+/// A primary item whose lower bound exceeds the number of options that cover it (`: 3`
+/// with two options) makes the model unsolvable: name the first such item, its bounds
+/// and the options that cover it.
+fn unreachable_bounds(fam: &Families, src: &SourceFile) -> Result<(), crate::diag::Diag> {
+    let problem = &fam.problem;
+    let mut covering: Vec<Vec<usize>> = vec![Vec::new(); problem.items.len()];
+    for (k, o) in problem.options.iter().enumerate() {
+        for e in &o.entries {
+            covering[e.item.index()].push(k);
+        }
+    }
+    let short = problem
+        .items
+        .iter()
+        .enumerate()
+        .find_map(|(i, it)| match it.kind {
+            ItemKind::Primary { bounds } if (covering[i].len() as u64) < u64::from(bounds.lo) => {
+                Some((i, bounds))
+            }
+            _ => None,
+        });
+    let Some((i, bounds)) = short else {
+        return Ok(());
+    };
+    let item = &problem.items[i];
+    let opts = &covering[i];
+    let names: Vec<String> = opts
+        .iter()
+        .take(6)
+        .map(|&k| {
+            format!(
+                "`{}`",
+                problem.option_label(crate::problem::OptionId(k as u32))
+            )
+        })
+        .collect();
+    let more = if opts.len() > 6 {
+        format!(" and {} more", opts.len() - 6)
+    } else {
+        String::new()
+    };
+    let mut r = Report::error(
+        "E0408",
+        format!(
+            "`{}` must be covered at least {} times, but only {} option{} cover{} it",
+            item.name,
+            bounds.lo,
+            opts.len(),
+            if opts.len() == 1 { "" } else { "s" },
+            if opts.len() == 1 { "s" } else { "" },
+        ),
+    )
+    .help(format!(
+        "the options that cover it are {}{more}; so there is no solution: lower its bound (it is `: {bounds}`), or add options that cover it",
+        names.join(", ")
+    ))
+    .with_source(src);
+    if let crate::problem::Origin::Model { decl, bindings } = &item.origin {
+        let values: Vec<String> = bindings.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+        let text = if values.is_empty() {
+            format!("`{}` is declared here with bounds `: {bounds}`", item.name)
+        } else {
+            format!("`{}` is made here with {}", item.name, values.join(", "))
+        };
+        r = r.label(*decl, text);
+    }
+    let mut seen = Vec::new();
+    for &k in opts {
+        if let crate::problem::Origin::Model { decl, .. } = &problem.options[k].origin
+            && !seen.contains(decl)
+        {
+            seen.push(*decl);
+            r = r.secondary(*decl, "the options that cover it come from here");
+        }
     }
     Err(Box::new(r))
 }

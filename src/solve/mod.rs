@@ -27,21 +27,26 @@
 //! ```
 //!
 //! As in Knuth's programs, the search only chooses options from the lists of primary
-//! items: an option with no primary item is part of a solution only when forced.
+//! items: an option with no primary item is part of a solution only when forced (Knuth's
+//! DLX1-DLX3 drop such options with a warning; here they stay, so they can be forced).
 //!
-//! Only plain exact cover (Algorithm X) is implemented: colors (Algorithm C) and
-//! multiplicities (Algorithm M) are refused by [`Solver::new`]. Costs are carried by the
-//! problem but ignored here.
+//! Two engines sit behind [`Solver`]: plain exact cover (every primary item exactly
+//! once, no colors) runs Algorithm X over DLX1's links ([`search`]); a problem with a
+//! color or a multiplicity interval runs Algorithm M with colors, as in DLX3
+//! ([`mcc`]). [`Solver::new`] picks one. Costs are carried by the problem but ignored
+//! here.
 
 mod links;
+mod mcc;
 mod search;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use crate::problem::{Bounds, ItemId, OptionId, Problem, ProblemError};
+use crate::problem::{ItemId, OptionId, Problem, ProblemError};
 use links::Links;
+use mcc::Mcc;
 
 /// What the visitor tells the search after seeing a solution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,40 +120,59 @@ pub struct Outcome {
     pub end: End,
 }
 
-/// Two forced options that cannot both be in a solution: they share `item`. `first` is
+/// Two forced options that cannot both be in a solution because of `item`. `first` is
 /// the earlier of the two in the forced list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("forced options #{} and #{} both cover item #{}", .first.0 + 1, .second.0 + 1, .item.0 + 1)]
+#[error("{}", self.describe(&format!("#{}", first.0 + 1), &format!("#{}", second.0 + 1), &format!("#{}", item.0 + 1)))]
 pub struct Clash {
     /// The forced option that covered the item first.
     pub first: OptionId,
     /// The forced option that covers it again.
     pub second: OptionId,
-    /// The shared item.
+    /// The item they disagree on.
     pub item: ItemId,
+    /// How they disagree.
+    pub kind: ClashKind,
 }
 
-/// A problem this engine cannot solve (yet).
+/// Why two forced options clash on an item.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClashKind {
+    /// Both cover it, and it may be covered once (or one of them claims a secondary
+    /// item outright). Also: the same option forced twice.
+    Shared,
+    /// Both give the secondary item a color, and the colors differ.
+    Color,
+    /// The second option would cover the primary item more often than its upper bound
+    /// allows (`first` is the first forced option that covered it; it is the second
+    /// itself when the upper bound is 0).
+    Multiplicity,
+}
+
+impl Clash {
+    /// The clash in words, given how to show the two options and the item.
+    pub fn describe(&self, first: &str, second: &str, item: &str) -> String {
+        match self.kind {
+            ClashKind::Shared if self.first == self.second => {
+                format!("option {first} is forced twice")
+            }
+            ClashKind::Shared => format!("forced options {first} and {second} both cover {item}"),
+            ClashKind::Color => {
+                format!("forced options {first} and {second} give {item} different colors")
+            }
+            ClashKind::Multiplicity if self.first == self.second => {
+                format!("forced option {first} covers {item}, which no option may cover")
+            }
+            ClashKind::Multiplicity => format!(
+                "forced options from {first} to {second} cover {item} more often than its bounds allow"
+            ),
+        }
+    }
+}
+
+/// A problem the engines cannot solve.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Unsupported {
-    /// Some option gives a secondary item a color: that needs Algorithm C.
-    #[error(
-        "item `{item}` is given a color; colors need Algorithm C, which this engine does not have yet"
-    )]
-    Colors {
-        /// The first colored item.
-        item: String,
-    },
-    /// A primary item has bounds other than exactly once: that needs Algorithm M.
-    #[error(
-        "item `{item}` must be covered {bounds} times; multiplicities need Algorithm M, which this engine does not have yet"
-    )]
-    Multiplicity {
-        /// The first such item.
-        item: String,
-        /// Its bounds.
-        bounds: Bounds,
-    },
     /// The problem breaks an invariant of [`Problem`] (a bug in whatever built it).
     #[error("invalid problem: {0}")]
     Invalid(#[from] ProblemError),
@@ -157,66 +181,96 @@ pub enum Unsupported {
     TooLarge,
 }
 
-/// Algorithm X with dancing links, built once from a problem and reused for many
-/// searches.
+/// An exact-cover solver, built once from a problem and reused for many searches.
 #[derive(Clone, Debug)]
 pub struct Solver {
+    engine: Engine,
+    /// The solution handed to the visitor: forced options, then chosen ones.
+    solution: Vec<OptionId>,
+}
+
+/// The engine chosen for a problem.
+#[derive(Clone, Debug)]
+enum Engine {
+    /// Algorithm X (DLX1): plain exact cover.
+    X(Box<Exact>),
+    /// Algorithm M with colors (DLX3).
+    M(Box<Mcc>),
+}
+
+/// Algorithm X's state.
+#[derive(Clone, Debug)]
+struct Exact {
     links: Links,
     /// The stack: `choice[l]` is the node tried at level `l` (DLX1's `choice`).
     choice: Vec<u32>,
-    /// The solution handed to the visitor: forced options, then chosen ones.
-    solution: Vec<OptionId>,
     /// Which forced option covers each internal item during setup (`u32::MAX`: none).
     forced_by: Vec<u32>,
 }
 
 impl Solver {
-    /// Builds the links of `problem`.
+    /// Builds the links of `problem`, for DLX1's Algorithm X when the problem is plain
+    /// exact cover and for Algorithm M with colors (DLX3) when it has a color or a
+    /// multiplicity interval other than exactly once.
     ///
-    /// Refuses colors and multiplicity bounds other than exactly once, with a message
-    /// naming the first offending item, and problems that fail [`Problem::validate`]
-    /// (checked here because a repeated or dangling item would corrupt the links).
+    /// Refuses problems that fail [`Problem::validate`] (checked here because a
+    /// repeated or dangling item would corrupt the links) and problems too large for
+    /// 32-bit links.
     pub fn new(problem: &Problem) -> Result<Solver, Unsupported> {
+        if problem.has_colors() || problem.has_multiplicities() {
+            Solver::general(problem)
+        } else {
+            problem.validate()?;
+            let links = Links::new(problem).map_err(|_| Unsupported::TooLarge)?;
+            let n = links.n_items as usize;
+            Ok(Solver {
+                engine: Engine::X(Box::new(Exact {
+                    choice: Vec::with_capacity(links.n_primary as usize + 1),
+                    forced_by: vec![u32::MAX; n + 1],
+                    links,
+                })),
+                solution: Vec::new(),
+            })
+        }
+    }
+
+    /// Builds the general engine (Algorithm M with colors) whatever the problem; on plain
+    /// exact cover it makes the same search tree as [`Solver::new`]'s Algorithm X. For
+    /// tests and comparisons.
+    pub fn general(problem: &Problem) -> Result<Solver, Unsupported> {
         problem.validate()?;
-        for item in &problem.items {
-            if let crate::problem::ItemKind::Primary { bounds } = item.kind
-                && !bounds.is_exactly_once()
-            {
-                return Err(Unsupported::Multiplicity {
-                    item: item.name.clone(),
-                    bounds,
-                });
-            }
-        }
-        for opt in &problem.options {
-            if let Some(e) = opt.entries.iter().find(|e| e.color.is_some()) {
-                return Err(Unsupported::Colors {
-                    item: problem.item(e.item).name.clone(),
-                });
-            }
-        }
         let links = Links::new(problem).map_err(|_| Unsupported::TooLarge)?;
-        let n = links.n_items as usize;
         Ok(Solver {
-            choice: Vec::with_capacity(links.n_primary as usize + 1),
+            engine: Engine::M(Box::new(Mcc::new(problem, links))),
             solution: Vec::new(),
-            forced_by: vec![u32::MAX; n + 1],
-            links,
         })
+    }
+
+    /// Whether this solver runs the general engine (Algorithm M with colors).
+    pub fn is_general(&self) -> bool {
+        matches!(self.engine, Engine::M(_))
+    }
+
+    fn links(&self) -> &Links {
+        match &self.engine {
+            Engine::X(x) => &x.links,
+            Engine::M(m) => m.links(),
+        }
     }
 
     /// Number of options of the problem.
     pub fn option_count(&self) -> usize {
-        self.links.option_start.len() - 1
+        self.links().option_start.len() - 1
     }
 
     /// Searches for every solution that contains the `forced` options, calling
     /// `on_solution` with each (forced options first, in the given order, then the
     /// options chosen by the search from the top level down).
     ///
-    /// Returns [`Clash`] if two forced options share an item (primary or secondary);
-    /// nothing is searched then. Whatever happens, the structure is restored before
-    /// returning.
+    /// Returns [`Clash`] if two forced options cannot be together in a solution: they
+    /// share an item that only one option may cover, give a secondary item different
+    /// colors, or cover a primary item more often than its upper bound; nothing is
+    /// searched then. Whatever happens, the structure is restored before returning.
     ///
     /// # Panics
     ///
@@ -236,6 +290,36 @@ impl Solver {
                 bad.0 + 1
             );
         }
+        match &mut self.engine {
+            Engine::X(x) => x.search(forced, &mut self.solution, config, on_solution, start),
+            Engine::M(m) => m.search(forced, &mut self.solution, config, on_solution, start),
+        }
+    }
+
+    /// A hash of the whole link structure, for tests that check a search left it
+    /// exactly as it found it.
+    #[doc(hidden)]
+    pub fn structure_fingerprint(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        match &self.engine {
+            Engine::X(x) => x.links.hash(&mut h),
+            Engine::M(m) => m.fingerprint(&mut h),
+        }
+        h.finish()
+    }
+}
+
+impl Exact {
+    /// Algorithm X with the forced options covered first.
+    fn search(
+        &mut self,
+        forced: &[OptionId],
+        solution: &mut Vec<OptionId>,
+        config: &SearchConfig,
+        on_solution: &mut dyn FnMut(&[OptionId]) -> Flow,
+        start: Instant,
+    ) -> Result<Outcome, Clash> {
         // In debug builds, check the promise that every search restores the links.
         #[cfg(debug_assertions)]
         let before = self.links.clone();
@@ -252,6 +336,7 @@ impl Solver {
                         first: forced[by as usize],
                         second: o,
                         item: self.links.item_id[i as usize - 1],
+                        kind: ClashKind::Shared,
                     });
                     break 'forced;
                 }
@@ -266,12 +351,12 @@ impl Solver {
         let result = match clash {
             Some(c) => Err(c),
             None => {
-                self.solution.clear();
-                self.solution.extend_from_slice(forced);
+                solution.clear();
+                solution.extend_from_slice(forced);
                 Ok(search::run(
                     &mut self.links,
                     &mut self.choice,
-                    &mut self.solution,
+                    solution,
                     config,
                     on_solution,
                     start,
@@ -289,16 +374,21 @@ impl Solver {
         debug_assert!(self.links == before, "a search left the links changed");
         result
     }
+}
 
-    /// A hash of the whole link structure, for tests that check a search left it
-    /// exactly as it found it.
-    #[doc(hidden)]
-    pub fn structure_fingerprint(&self) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        self.links.hash(&mut h);
-        h.finish()
+/// The cheap checks done every 1024 nodes: the time limit and the interrupt flag.
+pub(crate) fn check_clock(config: &SearchConfig, start: Instant) -> Option<Limit> {
+    if let Some(flag) = &config.interrupt
+        && flag.load(std::sync::atomic::Ordering::Relaxed)
+    {
+        return Some(Limit::Interrupted);
     }
+    if let Some(t) = config.time_limit
+        && start.elapsed() >= t
+    {
+        return Some(Limit::Time);
+    }
+    None
 }
 
 #[cfg(test)]
@@ -326,7 +416,7 @@ mod tests {
     #[test]
     fn links_are_restored_after_every_kind_of_end() {
         let mut s = Solver::new(&knuth()).unwrap();
-        let pristine = s.links.clone();
+        let pristine = s.structure_fingerprint();
         let mut all = Vec::new();
         let out = s
             .search(&[], &SearchConfig::default(), &mut |x| {
@@ -336,14 +426,14 @@ mod tests {
             .unwrap();
         assert_eq!(out.end, End::Exhausted);
         assert_eq!(all, vec![vec![OptionId(3), OptionId(0), OptionId(4)]]);
-        assert_eq!(s.links, pristine);
+        assert_eq!(s.structure_fingerprint(), pristine);
         let out = s
             .search(&[OptionId(0)], &SearchConfig::default(), &mut |_| {
                 Flow::Stop
             })
             .unwrap();
         assert_eq!(out.end, End::Stopped);
-        assert_eq!(s.links, pristine);
+        assert_eq!(s.structure_fingerprint(), pristine);
         let cut = SearchConfig {
             node_limit: Some(2),
             ..SearchConfig::default()
@@ -351,7 +441,7 @@ mod tests {
         let out = s.search(&[], &cut, &mut |_| Flow::Continue).unwrap();
         assert_eq!(out.end, End::Cut(Limit::Nodes));
         assert_eq!(out.stats.nodes, 2);
-        assert_eq!(s.links, pristine);
+        assert_eq!(s.structure_fingerprint(), pristine);
         let err = s
             .search(
                 &[OptionId(3), OptionId(1)],
@@ -360,20 +450,51 @@ mod tests {
             )
             .unwrap_err();
         assert_eq!(err.item, ItemId(0));
-        assert_eq!(s.links, pristine);
+        assert_eq!(s.structure_fingerprint(), pristine);
     }
 
     #[test]
-    fn colors_and_multiplicities_are_refused() {
+    fn colors_and_multiplicities_choose_the_general_engine() {
         let mut b = ProblemBuilder::new();
-        b.primary(["a"]).secondary(["x"]);
+        b.primary(["a", "b"]).secondary(["x"]);
         b.option(["a", "x:red"]);
-        let e = Solver::new(&b.build()).unwrap_err();
-        assert!(e.to_string().contains("Algorithm C"), "{e}");
+        b.option(["b", "x:red"]);
+        b.option(["b", "x:blue"]);
+        let mut s = Solver::new(&b.build()).unwrap();
+        assert!(s.is_general());
+        let out = s.search(&[], &SearchConfig::default(), &mut |x| {
+            assert_eq!(x, [OptionId(0), OptionId(1)]);
+            Flow::Continue
+        });
+        assert_eq!(out.unwrap().stats.solutions, 1);
+        let err = s
+            .search(
+                &[OptionId(0), OptionId(2)],
+                &SearchConfig::default(),
+                &mut |_| Flow::Continue,
+            )
+            .unwrap_err();
+        assert_eq!((err.item, err.kind), (ItemId(2), ClashKind::Color));
         let mut b = ProblemBuilder::new();
-        b.primary_bounded("a", Bounds { lo: 1, hi: Some(2) });
-        let e = Solver::new(&b.build()).unwrap_err();
-        assert!(e.to_string().contains("1..2"), "{e}");
+        b.primary_bounded("a", crate::problem::Bounds { lo: 1, hi: Some(2) });
+        b.option(["a"]);
+        b.option(["a"]);
+        b.option(["a"]);
+        let mut s = Solver::new(&b.build()).unwrap();
+        assert!(s.is_general());
+        let out = s.search(&[], &SearchConfig::default(), &mut |_| Flow::Continue);
+        // 3 ways to take one option, 3 to take two.
+        assert_eq!(out.unwrap().stats.solutions, 6);
+        let err = s
+            .search(
+                &[OptionId(0), OptionId(1), OptionId(2)],
+                &SearchConfig::default(),
+                &mut |_| Flow::Continue,
+            )
+            .unwrap_err();
+        assert_eq!((err.first, err.second), (OptionId(0), OptionId(2)));
+        assert_eq!(err.kind, ClashKind::Multiplicity);
+        assert!(!Solver::new(&knuth()).unwrap().is_general());
     }
 
     #[test]

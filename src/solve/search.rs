@@ -22,7 +22,7 @@
 use std::time::Instant;
 
 use super::links::Links;
-use super::{End, Flow, Limit, Outcome, SearchConfig, Stats};
+use super::{End, Flow, Limit, Outcome, SearchConfig, Stats, check_clock};
 use crate::problem::OptionId;
 
 /// What the loop does next; the labels of DLX1's `goto`s.
@@ -295,19 +295,4 @@ pub(crate) fn run(
     solution.truncate(forced);
     stats.elapsed = start.elapsed();
     Outcome { stats, end }
-}
-
-/// The cheap checks done every 1024 nodes: the time limit and the interrupt flag.
-fn check_clock(config: &SearchConfig, start: Instant) -> Option<Limit> {
-    if let Some(flag) = &config.interrupt
-        && flag.load(std::sync::atomic::Ordering::Relaxed)
-    {
-        return Some(Limit::Interrupted);
-    }
-    if let Some(t) = config.time_limit
-        && start.elapsed() >= t
-    {
-        return Some(Limit::Time);
-    }
-    None
 }

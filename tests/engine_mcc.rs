@@ -1,0 +1,349 @@
+//! The general engine (Algorithm M with colors): random problems with colors and
+//! multiplicities against brute force, the same search tree as DLX1 on plain problems,
+//! bounded 0/1 matrices (OEIS A001499), and the Knuth-format round trip.
+
+mod common {
+    pub mod cli;
+    pub mod problems;
+}
+
+use std::collections::BTreeSet;
+
+use common::cli::{dlxc, temp_file};
+use common::problems::*;
+use dlxc::problem::{Bounds, ItemKind, OptionId, Problem, ProblemBuilder};
+use dlxc::solve::{Flow, SearchConfig, Solver};
+
+/// xorshift64*: tiny, seeded, good enough to make test problems.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// Up to 8 items, some primary with random bounds (`lo` may be 0, `hi` may be absent),
+/// some secondary; up to 14 options of 1..=4 items, each with at least one primary item
+/// (the engine never chooses an option without one), secondary items colored `r`, `g`
+/// or uncolored. With `colors` false no color is used; with `bounds` false every
+/// primary item is exactly once.
+fn random_problem(seed: u64, colors: bool, bounds: bool) -> Problem {
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let n_items = 1 + rng.below(8) as usize;
+    let mut b = ProblemBuilder::new();
+    let mut primary = Vec::new();
+    let mut secondary = Vec::new();
+    for i in 0..n_items {
+        let name = format!("i{i}");
+        if i > 0 && rng.below(3) == 0 {
+            b.secondary([name.clone()]);
+            secondary.push(name);
+        } else {
+            let lo = if bounds { rng.below(3) as u32 } else { 1 };
+            let hi = match (bounds, rng.below(5)) {
+                (false, _) => Some(1),
+                (true, 0) => None,
+                (true, k) => Some(lo + (k as u32 - 1).min(2)),
+            };
+            b.primary_bounded(name.clone(), Bounds { lo, hi });
+            primary.push(name);
+        }
+    }
+    let n_options = rng.below(15) as usize;
+    for _ in 0..n_options {
+        let mut chosen = BTreeSet::new();
+        chosen.insert(format!("P{}", rng.below(primary.len() as u64)));
+        let extra = rng.below(4);
+        for _ in 0..extra {
+            if !secondary.is_empty() && rng.below(2) == 0 {
+                chosen.insert(format!("S{}", rng.below(secondary.len() as u64)));
+            } else {
+                chosen.insert(format!("P{}", rng.below(primary.len() as u64)));
+            }
+        }
+        let entries: Vec<String> = chosen
+            .iter()
+            .map(|c| {
+                let k: usize = c[1..].parse().unwrap();
+                if c.starts_with('P') {
+                    primary[k].clone()
+                } else {
+                    match (colors, rng.below(3)) {
+                        (true, 0) => format!("{}:r", secondary[k]),
+                        (true, 1) => format!("{}:g", secondary[k]),
+                        _ => secondary[k].clone(),
+                    }
+                }
+            })
+            .collect();
+        b.option(entries);
+    }
+    b.build()
+}
+
+/// Every set of options containing the forced ones that is a solution in the exact
+/// sense of XCC/MCC: each primary item covered between `lo` and `hi` times; each
+/// secondary item covered at most once, or only by options that give it the same color.
+fn brute_force(p: &Problem, forced: &[OptionId]) -> BTreeSet<Vec<u32>> {
+    let m = p.options.len();
+    let mut out = BTreeSet::new();
+    'subsets: for set in 0u32..(1 << m) {
+        if forced.iter().any(|o| set & (1 << o.0) == 0) {
+            continue;
+        }
+        let mut count = vec![0u32; p.items.len()];
+        // Per secondary item: None = free, Some(None) = claimed outright, Some(c) = colored.
+        let mut color: Vec<Option<Option<u32>>> = vec![None; p.items.len()];
+        for k in 0..m {
+            if set & (1 << k) == 0 {
+                continue;
+            }
+            for e in &p.options[k].entries {
+                let i = e.item.index();
+                count[i] += 1;
+                if !p.items[i].kind.is_primary() {
+                    let c = e.color.map(|c| c.0);
+                    match color[i] {
+                        None => color[i] = Some(c),
+                        Some(had) if had.is_some() && had == c => {}
+                        Some(_) => continue 'subsets,
+                    }
+                }
+            }
+        }
+        for (i, item) in p.items.iter().enumerate() {
+            if let ItemKind::Primary { bounds } = item.kind
+                && (count[i] < bounds.lo || bounds.hi.is_some_and(|h| count[i] > h))
+            {
+                continue 'subsets;
+            }
+        }
+        out.insert((0..m as u32).filter(|k| set & (1 << k) != 0).collect());
+    }
+    out
+}
+
+/// The solutions found by the engine, each as a sorted list of option numbers; panics
+/// if one is found twice.
+fn solve(s: &mut Solver, forced: &[OptionId]) -> Option<BTreeSet<Vec<u32>>> {
+    let mut found = BTreeSet::new();
+    let r = s.search(forced, &SearchConfig::default(), &mut |x| {
+        let mut v: Vec<u32> = x.iter().map(|o| o.0).collect();
+        v.sort_unstable();
+        assert!(found.insert(v), "a solution was found twice");
+        Flow::Continue
+    });
+    r.ok().map(|_| found)
+}
+
+fn check_random(colors: bool, bounds: bool, seeds: u64) {
+    let mut nonempty = 0;
+    for seed in 0..seeds {
+        let p = random_problem(seed, colors, bounds);
+        let mut s = Solver::general(&p).unwrap();
+        let pristine = s.structure_fingerprint();
+        let got = solve(&mut s, &[]).unwrap();
+        let want = brute_force(&p, &[]);
+        assert_eq!(got, want, "seed {seed}: {p:#?}");
+        nonempty += usize::from(!want.is_empty());
+        // Force one or two random options: a clash must mean no solution at all.
+        if !p.options.is_empty() {
+            let mut rng = Rng(seed + 1);
+            let m = p.options.len() as u64;
+            let forced = [OptionId(rng.below(m) as u32), OptionId(rng.below(m) as u32)];
+            let forced = if forced[0] == forced[1] {
+                &forced[..1]
+            } else {
+                &forced[..]
+            };
+            let want = brute_force(&p, forced);
+            match solve(&mut s, forced) {
+                Some(got) => assert_eq!(got, want, "seed {seed}, forced {forced:?}"),
+                None => assert!(want.is_empty(), "seed {seed}: clash, yet {want:?}"),
+            }
+        }
+        assert_eq!(s.structure_fingerprint(), pristine, "seed {seed}");
+    }
+    assert!(
+        nonempty > seeds as usize / 10,
+        "only {nonempty} problems had solutions"
+    );
+}
+
+#[test]
+fn random_colored_problems_match_brute_force() {
+    check_random(true, false, 1500);
+}
+
+#[test]
+fn random_bounded_problems_match_brute_force() {
+    check_random(false, true, 1500);
+}
+
+#[test]
+fn random_colored_and_bounded_problems_match_brute_force() {
+    check_random(true, true, 2000);
+}
+
+/// On plain exact cover the general engine's choice rule is DLX1's, so the search trees
+/// are the same: same solutions in the same order, same node counts.
+#[test]
+fn general_engine_makes_dlx1_tree_on_plain_problems() {
+    for p in [
+        queens(8, QueensOrder::Plain),
+        langford(8),
+        pentominoes(5, 6, true),
+        sudoku_empty(2),
+    ] {
+        let mut x = Solver::new(&p).unwrap();
+        let mut m = Solver::general(&p).unwrap();
+        assert!(!x.is_general() && m.is_general());
+        let mut a = Vec::new();
+        let ox = x
+            .search(&[], &SearchConfig::default(), &mut |s| {
+                a.push(s.to_vec());
+                Flow::Continue
+            })
+            .unwrap();
+        let mut b = Vec::new();
+        let om = m
+            .search(&[], &SearchConfig::default(), &mut |s| {
+                b.push(s.to_vec());
+                Flow::Continue
+            })
+            .unwrap();
+        assert_eq!(a, b);
+        assert_eq!(ox.stats.nodes, om.stats.nodes);
+    }
+}
+
+/// n x n 0/1 matrices with exactly two 1s in each row and column: one option per cell,
+/// covering its row and its column, each of multiplicity 2.
+fn two_per_line(n: usize) -> Problem {
+    let mut b = ProblemBuilder::new();
+    for r in 0..n {
+        b.primary_bounded(format!("r{r}"), Bounds { lo: 2, hi: Some(2) });
+    }
+    for c in 0..n {
+        b.primary_bounded(format!("c{c}"), Bounds { lo: 2, hi: Some(2) });
+    }
+    for r in 0..n {
+        for c in 0..n {
+            b.option([format!("r{r}"), format!("c{c}")]);
+        }
+    }
+    b.build()
+}
+
+fn count(p: &Problem) -> u128 {
+    let config = SearchConfig {
+        count_only: true,
+        ..SearchConfig::default()
+    };
+    let mut s = Solver::new(p).unwrap();
+    s.search(&[], &config, &mut |_| Flow::Continue)
+        .unwrap()
+        .stats
+        .solutions
+}
+
+#[test]
+fn a001499_two_ones_per_row_and_column() {
+    assert_eq!(count(&two_per_line(2)), 1);
+    assert_eq!(count(&two_per_line(3)), 6);
+    assert_eq!(count(&two_per_line(4)), 90);
+    assert_eq!(count(&two_per_line(5)), 2040);
+    assert_eq!(count(&two_per_line(6)), 67950);
+}
+
+/// The same count from the problem, from `dlxc solve` on the problem written in Knuth's
+/// format, and from brute force.
+#[test]
+fn knuth_format_round_trip() {
+    let mut checked = 0;
+    for seed in 0..40 {
+        let p = random_problem(seed, true, true);
+        let want = brute_force(&p, &[]).len() as u128;
+        assert_eq!(count(&p), want, "seed {seed}");
+        let mut text = String::new();
+        dlxc::format::knuth::write(&p, &mut text).unwrap();
+        let path = temp_file("mcc.dlx.txt", &text);
+        let run = dlxc(&["solve", "--count", path.to_str().unwrap()]);
+        assert_eq!(
+            run.stdout.trim(),
+            want.to_string(),
+            "seed {seed}:\n{text}\n{}",
+            run.stderr
+        );
+        checked += usize::from(want > 0);
+    }
+    assert!(checked > 5);
+    let p = two_per_line(4);
+    let mut text = String::new();
+    dlxc::format::knuth::write(&p, &mut text).unwrap();
+    let path = temp_file("a001499.txt", &text);
+    let run = dlxc(&["solve", "--count", path.to_str().unwrap()]);
+    assert_eq!(run.stdout.trim(), "90", "{}", run.stderr);
+}
+
+/// Every way a search can end early (node limit, `max_solutions`, the visitor saying
+/// stop) leaves the structure as it found it, and the next full search is unchanged.
+#[test]
+fn early_ends_restore_the_structure() {
+    use dlxc::solve::End;
+    for seed in 0..300 {
+        let p = random_problem(seed, true, true);
+        let mut s = Solver::general(&p).unwrap();
+        let pristine = s.structure_fingerprint();
+        let full = solve(&mut s, &[]).unwrap();
+        for limit in 1..6 {
+            let cut = SearchConfig {
+                node_limit: Some(limit),
+                ..SearchConfig::default()
+            };
+            s.search(&[], &cut, &mut |_| Flow::Continue).unwrap();
+            assert_eq!(s.structure_fingerprint(), pristine, "seed {seed}");
+            let one = SearchConfig {
+                max_solutions: Some(limit as u128),
+                ..SearchConfig::default()
+            };
+            let out = s.search(&[], &one, &mut |_| Flow::Continue).unwrap();
+            if full.len() as u64 >= limit {
+                assert_eq!(out.end, End::Stopped);
+            }
+            assert_eq!(s.structure_fingerprint(), pristine, "seed {seed}");
+            let mut seen = 0;
+            s.search(&[], &SearchConfig::default(), &mut |_| {
+                seen += 1;
+                if seen == limit {
+                    Flow::Stop
+                } else {
+                    Flow::Continue
+                }
+            })
+            .unwrap();
+            assert_eq!(s.structure_fingerprint(), pristine, "seed {seed}");
+        }
+        assert_eq!(solve(&mut s, &[]).unwrap(), full, "seed {seed}");
+    }
+}
+
+/// Knuth's own examples of DLX2 and DLX3, solved by `dlxc solve`: their unique
+/// solutions, as the comments in the files (and Knuth's documentation) give them.
+#[test]
+fn knuths_dlx2_and_dlx3_examples() {
+    let lines = |out: &str| -> BTreeSet<String> { out.lines().map(str::to_string).collect() };
+    let r = dlxc(&["solve", "--all", "examples/knuth/colors.dlx2"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(lines(&r.stdout), lines("q x:A\np r x:A y\n"));
+    let r = dlxc(&["solve", "--all", "examples/knuth/bounds.dlx3"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(lines(&r.stdout), lines("A C X:1 Y:1\nB X:1\nC Y:1\n"));
+}

@@ -58,7 +58,7 @@ impl Mcc {
         let mut slack = vec![0i32; n1 + 1];
         let mut zero = Vec::new();
         for i in 1..=n1 {
-            let len = links.nodes[i].top;
+            let len = links.len[i];
             let ItemKind::Primary { bounds } = problem.item(links.item_id[i - 1]).kind else {
                 continue;
             };

@@ -21,7 +21,7 @@ use crate::solve::links::Links;
 /// DLX1's links with DLX3's colors, bounds and slacks.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Dance {
-    /// LLINK/RLINK, ULINK/DLINK/TOP, LEN (TOP of an item head).
+    /// LLINK/RLINK, ULINK/DLINK/TOP, LEN (`Links::len`).
     pub links: Links,
     /// COLOR of each node (see the module documentation).
     pub color: Vec<i32>,
@@ -41,7 +41,7 @@ impl Dance {
     /// LEN of item `i`: how many options remain in its list.
     #[inline]
     pub fn len(&self, i: u32) -> i32 {
-        self.links.nodes[i as usize].top
+        self.links.len[i as usize]
     }
 
     /// Removes item `i` from its horizontal list (the active list for a primary item,
@@ -70,7 +70,7 @@ impl Dance {
         let node = self.links.nodes[q as usize];
         self.links.nodes[node.ulink as usize].dlink = node.dlink;
         self.links.nodes[node.dlink as usize].ulink = node.ulink;
-        self.links.nodes[node.top as usize].top -= 1;
+        self.links.len[node.top as usize] -= 1;
         *updates += 1;
     }
 
@@ -83,7 +83,7 @@ impl Dance {
         let node = self.links.nodes[q as usize];
         self.links.nodes[node.ulink as usize].dlink = q;
         self.links.nodes[node.dlink as usize].ulink = q;
-        self.links.nodes[node.top as usize].top += 1;
+        self.links.len[node.top as usize] += 1;
     }
 
     /// hide(p): takes the nodes of `p`'s option other than `p` out of their lists.
@@ -249,7 +249,7 @@ impl Dance {
         let d = self.links.nodes[x as usize].dlink;
         self.links.nodes[i as usize].dlink = d;
         self.links.nodes[d as usize].ulink = i;
-        self.links.nodes[i as usize].top -= 1;
+        self.links.len[i as usize] -= 1;
         *updates += 1;
     }
 
@@ -271,7 +271,7 @@ impl Dance {
             x = self.links.nodes[x as usize].dlink;
         }
         self.links.nodes[z as usize].ulink = y;
-        self.links.nodes[i as usize].top += k;
+        self.links.len[i as usize] += k;
     }
 
     /// Takes every node of a forced option out of its list (none is TOP of a level).

@@ -34,6 +34,7 @@
 //! problem but ignored here.
 
 mod links;
+pub mod optimize;
 mod search;
 
 use std::sync::Arc;
@@ -42,6 +43,7 @@ use std::time::{Duration, Instant};
 
 use crate::problem::{Bounds, ItemId, OptionId, Problem, ProblemError};
 use links::Links;
+pub use optimize::{Objective, Optimizer, Optimum, Refused};
 
 /// What the visitor tells the search after seeing a solution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

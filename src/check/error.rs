@@ -48,6 +48,10 @@ pub enum Code {
     TypeArgumentCount,
     /// W0101 (warning): a local binding is never read.
     UnusedBinding,
+    /// E0408: `minimize cost` / `maximize cost`, but no option family has a `cost`.
+    NothingToOptimize,
+    /// W0402 (warning): options have a `cost`, but the model has no cost objective.
+    CostWithoutObjective,
 }
 
 impl Code {
@@ -70,6 +74,8 @@ impl Code {
             Code::UnknownType => "E0201",
             Code::TypeArgumentCount => "E0202",
             Code::UnusedBinding => "W0101",
+            Code::NothingToOptimize => "E0408",
+            Code::CostWithoutObjective => "W0402",
         }
     }
 
@@ -79,7 +85,7 @@ impl Code {
     }
 
     /// Every code, for the test that each has an explanation.
-    pub const ALL: [Code; 16] = [
+    pub const ALL: [Code; 18] = [
         Code::UndefinedName,
         Code::DuplicateDefinition,
         Code::UnknownFunction,
@@ -96,6 +102,8 @@ impl Code {
         Code::UnknownType,
         Code::TypeArgumentCount,
         Code::UnusedBinding,
+        Code::NothingToOptimize,
+        Code::CostWithoutObjective,
     ];
 }
 

@@ -139,6 +139,9 @@ pub struct Optimizer {
     epoch: u64,
 }
 
+/// How many "whole cost on the `j`-th item" charges the cost bound tries.
+const CHARGES: usize = 4;
+
 /// One level of the search stack.
 #[derive(Clone, Copy, Debug)]
 struct Frame {
@@ -450,40 +453,45 @@ impl Optimizer {
         h
     }
 
-    /// The larger of the two charge bounds of the module documentation.
+    /// The largest of the charge bounds of the module documentation.
     fn cost_bound(&mut self) -> i64 {
         let active = self.stamp_active();
-        let (mut first, mut split) = (0i64, 0i64);
+        // Charge `j` puts an option's whole cost on its `j`-th active primary item (its
+        // last one if it has fewer); charge `CHARGES` splits it evenly.
+        let mut sums = [0i64; CHARGES + 1];
         let mut k = self.links.items[0].rlink;
         while k != 0 {
-            let (mut best_first, mut best_split) = (i64::MAX, i64::MAX);
+            let mut least = [i64::MAX; CHARGES + 1];
             let mut p = self.links.nodes[k as usize].dlink;
             while p != k {
                 let o = self.links.option_of(p);
                 let c = self.cost[o.index()];
-                let mut size = 0i64;
-                let mut lead = 0;
+                let (mut size, mut at) = (0usize, 0usize);
                 for q in self.links.option_nodes(o) {
                     let t = self.links.nodes[q as usize].top as u32;
                     if self.stamp[t as usize] == active {
-                        if size == 0 {
-                            lead = t;
+                        if t == k {
+                            at = size;
                         }
                         size += 1;
                     }
                 }
-                best_first = best_first.min(if lead == k { c } else { 0 });
-                best_split = best_split.min(c.div_euclid(size.max(1)));
+                for (j, l) in least[..CHARGES].iter_mut().enumerate() {
+                    let charged = if at == j.min(size - 1) { c } else { 0 };
+                    *l = (*l).min(charged);
+                }
+                least[CHARGES] = least[CHARGES].min(c.div_euclid(size as i64));
                 p = self.links.nodes[p as usize].dlink;
             }
             // An item with an empty list makes the node a dead end anyway.
-            if best_first != i64::MAX {
-                first += best_first;
-                split += best_split;
+            if least[0] != i64::MAX {
+                for (s, l) in sums.iter_mut().zip(least) {
+                    *s += l;
+                }
             }
             k = self.links.items[k as usize].rlink;
         }
-        first.max(split)
+        sums.into_iter().max().unwrap_or(0)
     }
 
     /// The active item with the fewest options (first in item order on ties).

@@ -61,7 +61,7 @@ pub(crate) fn solve_record(
     let mut improve = |value: i64, chosen: &[OptionId]| {
         if s.verbose {
             let labels = option_lines(problem, chosen);
-            o.note(&format!("{what} {value}: {}", labels.join(" ")));
+            o.note(&format!("found {what} {value}: {}", labels.join(" ")));
         }
     };
     let out = engine.solve(&inst.forced, all, config, &mut improve)?;
@@ -148,12 +148,29 @@ pub(crate) fn solve_record(
 pub(crate) fn refusal_report(src: &SourceFile, inst: &Instance, e: &Refused) -> Report {
     match e {
         Refused::Unsupported(u) => unsupported_report(src, inst, u, true),
-        Refused::RewardingCost { .. } => Report::error(
-            "E0502",
-            format!("the objective cannot be solved for this model: {e}"),
-        )
-        .help("make the costs of options that cover at-least-once items reward nothing extra, or make those items exactly-once")
-        .with_source(src),
+        Refused::RewardingCost {
+            option,
+            cost,
+            item,
+            objective,
+            sign,
+        } => {
+            let p = &inst.families.problem;
+            let mut r = Report::error(
+                "E0502",
+                format!("`{objective}` cannot be solved here: option `{option}` has cost {cost}, and `{item}` must be covered at least once"),
+            )
+            .help(format!("with at-least-once items the search stops as soon as every item is covered, so it cannot weigh extra options that only pay; make every cost {sign}, or make the items exactly-once"))
+            .with_source(src);
+            let decl = p
+                .options
+                .iter()
+                .find(|o| o.name.as_deref() == Some(option.as_str()));
+            if let Some(Origin::Model { decl, .. }) = decl.map(|o| &o.origin) {
+                r = r.label(*decl, format!("`{option}` comes from this family"));
+            }
+            r
+        }
         Refused::CostOverflow => Report::error("E0502", e.to_string())
             .help("scale the costs down")
             .with_source(src),

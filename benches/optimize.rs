@@ -146,7 +146,7 @@ fn random_target(rng: &mut Rng, clues: usize) -> String {
             cols.swap(band * 3 + i, band * 3 + j);
         }
     }
-    let mut keep = vec![false; 81];
+    let mut keep = [false; 81];
     let mut kept = 0;
     while kept < clues {
         let k = rng.below(81) as usize;

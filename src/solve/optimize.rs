@@ -53,7 +53,11 @@
 //!   at-least-once items an item covered by several options is charged to one of them,
 //!   which undercounts only because costs are then non-negative.
 //!
-//! Measured (release, `cargo bench --bench optimize`): the 25-clue target sudoku that is
+//! Measured (release, `cargo bench --bench optimize`): for count, the fractional bound
+//! `ceil(sum of 1 / m(i))` (`m(i)`: the most active items an option of item `i` covers)
+//! as well halves the nodes of the matchsticks cases (5x5 worst case found: 68.7k ->
+//! 31.6k nodes) but costs more per node than it saves (3000 random 5x5 cases: 9.6 s ->
+//! 25.8 s), so only the seeds' bound is used. For cost, the 25-clue target sudoku that is
 //! the worst of 20 random ones takes 1.1M nodes with the `j = 0` charge and the even
 //! split alone, 169k nodes with the five.
 //!

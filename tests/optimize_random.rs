@@ -228,3 +228,36 @@ fn costs_that_reward_extra_options_are_refused_in_a_repeated_cover() {
     let e = Optimizer::new(&b.build(), Objective::MinimizeCount).unwrap_err();
     assert!(e.to_string().contains("2..3"), "{e}");
 }
+
+#[test]
+fn a_search_cut_short_restores_the_links_and_says_it_is_not_optimal() {
+    for seed in 0..200u64 {
+        let p = random_problem(seed, seed % 2 == 0, 0, 5);
+        let mut opt = Optimizer::new(&p, Objective::MinimizeCost).unwrap();
+        let full = opt
+            .solve(&[], false, &SearchConfig::default(), &mut |_, _| {})
+            .unwrap();
+        for limit in 1..full.stats.nodes {
+            let cut = SearchConfig {
+                node_limit: Some(limit),
+                ..SearchConfig::default()
+            };
+            let out = opt.solve(&[], false, &cut, &mut |_, _| {}).unwrap();
+            assert!(!out.optimal, "seed {seed} limit {limit}");
+            assert_eq!(out.stats.nodes, limit);
+            // A value found before the cut is never better than the optimum.
+            if let (Some(v), Some(best)) = (out.value, full.value) {
+                assert!(v >= best, "seed {seed}");
+            }
+        }
+        // The structure is intact: the same search gives the same answer and counters.
+        let again = opt
+            .solve(&[], false, &SearchConfig::default(), &mut |_, _| {})
+            .unwrap();
+        assert_eq!(
+            (again.value, again.stats.nodes, again.stats.updates),
+            (full.value, full.stats.nodes, full.stats.updates),
+            "seed {seed}"
+        );
+    }
+}

@@ -362,8 +362,8 @@ fn best_score(grid: &[u8; 81]) -> Option<i64> {
         boxes: &mut [u16; 9],
     ) -> Option<i64> {
         let mut pick: Option<(usize, u16)> = None;
-        for k in 0..81 {
-            if g[k] == 0 {
+        for (k, &d) in g.iter().enumerate() {
+            if d == 0 {
                 let (r, c) = (k / 9, k % 9);
                 let free = !(rows[r] | cols[c] | boxes[r / 3 * 3 + c / 3]) & 0x3fe;
                 if pick.is_none_or(|(_, f)| free.count_ones() < f.count_ones()) {
@@ -394,8 +394,7 @@ fn best_score(grid: &[u8; 81]) -> Option<i64> {
         best
     }
     let (mut rows, mut cols, mut boxes) = ([0u16; 9], [0u16; 9], [0u16; 9]);
-    for k in 0..81 {
-        let d = grid[k];
+    for (k, &d) in grid.iter().enumerate() {
         if d != 0 {
             let bit = 1u16 << d;
             let (r, c) = (k / 9, k % 9);

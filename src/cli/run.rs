@@ -304,7 +304,7 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
                 }
                 report(o, &diagnostics);
                 // One answer per record on stdout, so outputs stay aligned with inputs.
-                no_solution_line(o, s, record);
+                no_solution_line(o, s, record, goal.is_some());
                 if unsolvable {
                     unsolved += 1;
                 } else {
@@ -398,7 +398,7 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
                         Box::new(clash_report(&f.src, &inst, &clash)) as crate::diag::Diag
                     ),
                 );
-                no_solution_line(o, s, record);
+                no_solution_line(o, s, record, goal.is_some());
                 unsolved += 1;
             }
         }
@@ -425,13 +425,19 @@ fn compact(s: &SearchArgs) -> bool {
     s.json || s.count || s.value
 }
 
-fn no_solution_line(o: &mut Out<'_>, s: &SearchArgs, record: Option<usize>) {
+fn no_solution_line(o: &mut Out<'_>, s: &SearchArgs, record: Option<usize>, goal: bool) {
     if s.json {
         let summary = jsonl::Summary {
             complete: true,
             ..Default::default()
         };
-        o.line(&jsonl::summary(&summary, &record_field(record)));
+        let mut extra = record_field(record);
+        if goal {
+            // As for a search that found nothing: no value, so nothing is optimal.
+            extra.push(("objective", serde_json::Value::Null));
+            extra.push(("optimal", json!(false)));
+        }
+        o.line(&jsonl::summary(&summary, &extra));
     } else if s.count {
         o.line("0");
     } else {

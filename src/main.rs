@@ -95,6 +95,15 @@ struct SearchFlags {
     /// Stop searching after this many search-tree nodes.
     #[arg(long, value_name = "N")]
     node_limit: Option<u64>,
+    /// With an objective: show each improving solution on stderr.
+    #[arg(long)]
+    verbose: bool,
+    /// With an objective: print only the optimal value (one line per record).
+    #[arg(long, conflicts_with_all = ["count", "json"])]
+    value: bool,
+    /// Print TEXT instead of `No solution` (for example `--none=-1`).
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+    none: Option<String>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -135,6 +144,9 @@ impl From<SearchFlags> for SearchArgs {
             json: s.json,
             time_limit: s.time_limit,
             node_limit: s.node_limit,
+            verbose: s.verbose,
+            value: s.value,
+            none: s.none,
         }
     }
 }

@@ -50,6 +50,10 @@ pub enum Code {
     TypeArgumentCount,
     /// W0101 (warning): a local binding is never read.
     UnusedBinding,
+    /// E0409: `minimize cost` / `maximize cost`, but no option family has a `cost`.
+    NothingToOptimize,
+    /// W0402 (warning): options have a `cost`, but the model has no cost objective.
+    CostWithoutObjective,
 }
 
 impl Code {
@@ -73,6 +77,8 @@ impl Code {
             Code::UnknownType => "E0201",
             Code::TypeArgumentCount => "E0202",
             Code::UnusedBinding => "W0101",
+            Code::NothingToOptimize => "E0409",
+            Code::CostWithoutObjective => "W0402",
         }
     }
 
@@ -82,7 +88,7 @@ impl Code {
     }
 
     /// Every code, for the test that each has an explanation.
-    pub const ALL: [Code; 17] = [
+    pub const ALL: [Code; 19] = [
         Code::UndefinedName,
         Code::DuplicateDefinition,
         Code::UnknownFunction,
@@ -100,6 +106,8 @@ impl Code {
         Code::UnknownType,
         Code::TypeArgumentCount,
         Code::UnusedBinding,
+        Code::NothingToOptimize,
+        Code::CostWithoutObjective,
     ];
 }
 

@@ -154,8 +154,9 @@ pub fn check(model: &ast::Model, src: &SourceFile) -> Result<Checked, Diagnostic
     for i in 0..model.decls.len() {
         resolver.decl(i);
     }
-    let (ref_spans, resolve_errors, warnings) = resolver.finish();
+    let (ref_spans, resolve_errors, mut warnings) = resolver.finish();
     errors.extend(resolve_errors);
+    objective_costs(&model.decls, objective, &mut errors, &mut warnings);
     errors.extend(cycles::find_cycles(&model.decls, &kinds, &ref_spans));
 
     if !errors.is_empty() {
@@ -193,6 +194,64 @@ fn sorted(mut list: Vec<CheckError>, src: &SourceFile) -> Diagnostics {
         diags.push(e.with_source(src));
     }
     diags
+}
+
+/// An objective and the `cost` clauses must go together: a cost objective with no cost
+/// anywhere is an error (every solution would cost 0, which is surely not what was
+/// meant), and costs without a cost objective are ignored, with a warning.
+fn objective_costs(
+    decls: &[Decl],
+    objective: Option<usize>,
+    errors: &mut Vec<CheckError>,
+    warnings: &mut Vec<CheckError>,
+) {
+    let costs: Vec<&ast::Expr> = decls
+        .iter()
+        .filter_map(|d| match d {
+            Decl::Option(o) => o.cost.as_ref(),
+            _ => None,
+        })
+        .collect();
+    let kind = objective.and_then(|i| match &decls[i] {
+        Decl::Objective(o) => Some((o.kind, o.span)),
+        _ => None,
+    });
+    match kind {
+        Some((ast::ObjectiveKind::MinimizeCost | ast::ObjectiveKind::MaximizeCost, span))
+            if costs.is_empty() =>
+        {
+            errors.push(
+                CheckError::new(
+                    Code::NothingToOptimize,
+                    "the objective has nothing to optimize: no option has a `cost`",
+                    span,
+                    "every solution would cost 0",
+                )
+                .with_help("give an option family a `cost EXPR` clause, or write `minimize count` for the fewest options"),
+            );
+        }
+        Some((ast::ObjectiveKind::MaximizeCost | ast::ObjectiveKind::MinimizeCost, _)) => {}
+        _ => {
+            let what = if kind.is_some() {
+                "the objective counts options, so costs are ignored"
+            } else {
+                "the model has no objective, so costs are ignored"
+            };
+            for e in costs {
+                warnings.push(
+                    CheckError::new(
+                        Code::CostWithoutObjective,
+                        what,
+                        e.span,
+                        "this cost is never used",
+                    )
+                    .with_help(
+                        "add `minimize cost` or `maximize cost`, or remove the `cost` clause",
+                    ),
+                );
+            }
+        }
+    }
 }
 
 /// The first objective, and an error for each one after it.

@@ -13,6 +13,7 @@
 //! | 2 | bad input or usage: diagnostics were printed |
 //! | 3 | cut short: a limit or Ctrl-C stopped the search before it found a solution |
 
+mod optimize;
 mod output;
 mod run;
 mod solve;
@@ -55,6 +56,12 @@ pub struct SearchArgs {
     pub time_limit: Option<f64>,
     /// Stop after this many search-tree nodes.
     pub node_limit: Option<u64>,
+    /// Show improving solutions of an optimizing search on stderr.
+    pub verbose: bool,
+    /// With an objective, print only the optimal value.
+    pub value: bool,
+    /// What to print instead of `No solution` (`--none=-1`).
+    pub none: Option<String>,
 }
 
 /// `dlxc run` / `check` / `compile`: what model, parameters and data.

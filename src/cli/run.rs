@@ -19,7 +19,7 @@ use crate::lower::value::Value;
 use crate::lower::{Instance, Lowerer, RecordFailure, objective};
 use crate::problem::{OptionId, Origin};
 use crate::render::{json as jsonl, option_lines, paint_grid};
-use crate::solve::{End, Flow, Solver};
+use crate::solve::{End, Flow, Optimizer, Solver};
 use crate::source::{SourceFile, Span};
 use crate::syntax::ast::{Decl, ExprKind, Model};
 use crate::syntax::{parse, parse_expr};
@@ -273,20 +273,7 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
     let Some(f) = front(o, args) else {
         return EXIT_BAD_INPUT;
     };
-    if let Some(obj) = objective(&f.model) {
-        let span = f
-            .model
-            .decls
-            .iter()
-            .find(|d| matches!(d, Decl::Objective(_)))
-            .map_or(Span::default(), |d| d.span());
-        let r = Report::error("E0502", format!("the objective `{}` cannot be solved yet", objective_text(obj)))
-            .label(span, "not supported by this version of the engine")
-            .help("remove the objective to list covers in any order; optimizing search arrives with the repeated-cover engine")
-            .with_source(&f.src);
-        report(o, &Diagnostics::from(Box::new(r) as crate::diag::Diag));
-        return EXIT_BAD_INPUT;
-    }
+    let goal = objective(&f.model).map(super::optimize::engine_objective);
     let Some(mut lowerer) = lowerer(o, &f, args) else {
         return EXIT_BAD_INPUT;
     };
@@ -295,6 +282,7 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
     };
     let started = Instant::now();
     let mut solver: Option<Solver> = None;
+    let mut optimizer: Option<Optimizer> = None;
     let (mut unsolved, mut cut, mut broken) = (0usize, 0usize, 0usize);
     for RecordIn {
         value,
@@ -317,60 +305,85 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
                 }
                 report(o, &diagnostics);
                 // One answer per record on stdout, so outputs stay aligned with inputs.
-                no_solution_line(o, s, record);
+                no_solution_line(o, s, record, goal.is_some());
                 if unsolvable {
                     unsolved += 1;
                 } else {
                     broken += 1;
                 }
-                if !s.json && !s.count && args.data.is_some() {
+                if !compact(s) && args.data.is_some() {
                     o.line("");
                 }
                 continue;
             }
         };
-        if solver.is_none() || !lowerer.matrix_is_shared() {
-            match Solver::new(&inst.families.problem) {
-                Ok(sv) => solver = Some(sv),
-                Err(e) => {
-                    o.error(&e.to_string());
-                    return EXIT_BAD_INPUT;
-                }
-            }
-        }
-        let Some(sv) = solver.as_mut() else {
-            return EXIT_BAD_INPUT;
-        };
         let mut config = search_config(s);
         if let Some(t) = config.time_limit {
             config.time_limit = Some(t.saturating_sub(started.elapsed()));
         }
-        let mut printed = 0u64;
-        let mut visit = |chosen: &[OptionId]| {
-            print_solution(o, &inst, chosen, s, record, printed);
-            printed += 1;
-            Flow::Continue
-        };
-        match sv.search(&inst.forced, &config, &mut visit) {
-            Ok(outcome) => {
-                let mut s_rec = s.clone();
-                s_rec.stats = false;
-                let code = if s.json || s.count {
-                    finish_record(o, &outcome, s, record)
-                } else {
-                    finish(o, &outcome, &s_rec, false)
-                };
-                if s.stats {
-                    let prefix = record.map_or(String::new(), |k| format!("record {k}: "));
-                    o.note(&format!("{prefix}{}", super::output_stats(&outcome.stats)));
+        let result = match goal {
+            Some(obj) => {
+                if optimizer.is_none() || !lowerer.matrix_is_shared() {
+                    match Optimizer::new(&inst.families.problem, obj) {
+                        Ok(x) => optimizer = Some(x),
+                        Err(e) => {
+                            let r = super::optimize::refusal_report(&f.src, &inst, &e);
+                            report(o, &Diagnostics::from(Box::new(r) as crate::diag::Diag));
+                            return EXIT_BAD_INPUT;
+                        }
+                    }
                 }
+                let Some(engine) = optimizer.as_mut() else {
+                    return EXIT_BAD_INPUT;
+                };
+                super::optimize::solve_record(o, engine, &inst, s, record, &config)
+                    .map(|a| (a.code, a.cut))
+            }
+            None => {
+                if solver.is_none() || !lowerer.matrix_is_shared() {
+                    match Solver::new(&inst.families.problem) {
+                        Ok(sv) => solver = Some(sv),
+                        Err(e) => {
+                            let r = super::optimize::unsupported_report(&f.src, &inst, &e);
+                            report(o, &Diagnostics::from(Box::new(r) as crate::diag::Diag));
+                            return EXIT_BAD_INPUT;
+                        }
+                    }
+                }
+                let Some(sv) = solver.as_mut() else {
+                    return EXIT_BAD_INPUT;
+                };
+                let mut printed = 0u64;
+                let mut visit = |chosen: &[OptionId]| {
+                    print_solution(o, &inst, chosen, s, record, printed);
+                    printed += 1;
+                    Flow::Continue
+                };
+                sv.search(&inst.forced, &config, &mut visit).map(|outcome| {
+                    let mut s_rec = s.clone();
+                    s_rec.stats = false;
+                    let code = if s.json || s.count {
+                        finish_record(o, &outcome, s, record)
+                    } else {
+                        finish(o, &outcome, &s_rec, false)
+                    };
+                    if s.stats {
+                        let prefix = record.map_or(String::new(), |k| format!("record {k}: "));
+                        o.note(&format!("{prefix}{}", super::output_stats(&outcome.stats)));
+                    }
+                    (code, matches!(outcome.end, End::Cut(_)))
+                })
+            }
+        };
+        match result {
+            Ok((code, was_cut)) => {
                 match code {
                     EXIT_SOLVED => {}
                     EXIT_CUT_SHORT => cut += 1,
                     _ => unsolved += 1,
                 }
                 // Ctrl-C ends the whole run, not just this record's search.
-                if matches!(outcome.end, End::Cut(_))
+                if was_cut
                     && crate::cli::interrupt_flag().load(std::sync::atomic::Ordering::Relaxed)
                 {
                     break;
@@ -386,11 +399,11 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
                         Box::new(clash_report(&f.src, &inst, &clash)) as crate::diag::Diag
                     ),
                 );
-                no_solution_line(o, s, record);
+                no_solution_line(o, s, record, goal.is_some());
                 unsolved += 1;
             }
         }
-        if !s.json && !s.count && args.data.is_some() {
+        if !compact(s) && args.data.is_some() {
             o.line("");
         }
         if o.broken_pipe() {
@@ -408,26 +421,28 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
     }
 }
 
-fn objective_text(k: crate::syntax::ast::ObjectiveKind) -> &'static str {
-    use crate::syntax::ast::ObjectiveKind::*;
-    match k {
-        MinimizeCount => "minimize count",
-        MinimizeCost => "minimize cost",
-        MaximizeCost => "maximize cost",
-    }
+/// Whether records print one line each (no blank line between them).
+fn compact(s: &SearchArgs) -> bool {
+    s.json || s.count || s.value
 }
 
-fn no_solution_line(o: &mut Out<'_>, s: &SearchArgs, record: Option<usize>) {
+fn no_solution_line(o: &mut Out<'_>, s: &SearchArgs, record: Option<usize>, goal: bool) {
     if s.json {
         let summary = jsonl::Summary {
             complete: true,
             ..Default::default()
         };
-        o.line(&jsonl::summary(&summary, &record_field(record)));
+        let mut extra = record_field(record);
+        if goal {
+            // As for a search that found nothing: no value, so nothing is optimal.
+            extra.push(("objective", serde_json::Value::Null));
+            extra.push(("optimal", json!(false)));
+        }
+        o.line(&jsonl::summary(&summary, &extra));
     } else if s.count {
         o.line("0");
     } else {
-        o.line("No solution");
+        o.line(s.none.as_deref().unwrap_or("No solution"));
     }
 }
 

@@ -103,7 +103,9 @@ pub(crate) fn finish(o: &mut Out<'_>, outcome: &Outcome, s: &SearchArgs, as_matr
     } else if s.count {
         o.line(&st.solutions.to_string());
     } else if st.solutions == 0 && complete {
-        o.line(if as_matrix {
+        o.line(if let Some(none) = &s.none {
+            none
+        } else if as_matrix {
             "No Solution!"
         } else {
             "No solution"
@@ -133,7 +135,7 @@ pub(crate) fn cut_notice(limit: crate::solve::Limit, st: &crate::solve::Stats) -
     )
 }
 
-fn limit_text(limit: crate::solve::Limit) -> &'static str {
+pub(crate) fn limit_text(limit: crate::solve::Limit) -> &'static str {
     match limit {
         crate::solve::Limit::Nodes => "node limit reached",
         crate::solve::Limit::Time => "time limit reached",

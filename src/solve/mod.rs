@@ -38,6 +38,7 @@
 
 mod links;
 mod mcc;
+pub mod optimize;
 mod search;
 
 use std::sync::Arc;
@@ -47,6 +48,7 @@ use std::time::{Duration, Instant};
 use crate::problem::{ItemId, OptionId, Problem, ProblemError};
 use links::Links;
 use mcc::Mcc;
+pub use optimize::{Objective, Optimizer, Optimum, Refused};
 
 /// What the visitor tells the search after seeing a solution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -173,6 +175,24 @@ impl Clash {
 /// A problem the engines cannot solve.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Unsupported {
+    /// Some option gives a secondary item a color, and the optimizer (not the
+    /// solver, which has Algorithm C) does not handle colors yet.
+    #[error("item `{item}` is given a color; optimizing with colors is not supported yet")]
+    Colors {
+        /// The first colored item.
+        item: String,
+    },
+    /// A primary item has bounds the optimizer does not handle (it handles exactly once
+    /// and `1..`; the solver has Algorithm M for the rest).
+    #[error(
+        "item `{item}` must be covered {bounds} times; optimizing with such bounds is not supported yet"
+    )]
+    Multiplicity {
+        /// The first such item.
+        item: String,
+        /// Its bounds.
+        bounds: crate::problem::Bounds,
+    },
     /// The problem breaks an invariant of [`Problem`] (a bug in whatever built it).
     #[error("invalid problem: {0}")]
     Invalid(#[from] ProblemError),

@@ -1,0 +1,206 @@
+//! `dlxc run` on a model with an objective: one optimizing search per record, and how
+//! its answer is printed.
+//!
+//! Text output: a first line `minimum count: 3` (`minimum cost: N`, `maximum cost: N`),
+//! then the solution as usual (a painted grid, or its options one per line); with
+//! `--all`, every optimal solution, separated by blank lines. A search cut short after
+//! finding a solution prints `best count found: 3 (not proven minimal)` instead of the
+//! first line, with a notice on stderr. `--value` prints the value line's number alone.
+
+use serde_json::json;
+
+use crate::cli::{EXIT_CUT_SHORT, EXIT_NO_SOLUTION, EXIT_SOLVED, Out, SearchArgs};
+use crate::diag::report::Report;
+use crate::lower::Instance;
+use crate::problem::{ItemKind, OptionId, Origin};
+use crate::render::{json as jsonl, option_lines, paint_grid};
+use crate::solve::{Clash, End, Objective, Optimizer, Refused, SearchConfig, Unsupported};
+use crate::source::SourceFile;
+use crate::syntax::ast::ObjectiveKind;
+
+/// The engine's objective for the model's.
+pub(crate) fn engine_objective(k: ObjectiveKind) -> Objective {
+    match k {
+        ObjectiveKind::MinimizeCount => Objective::MinimizeCount,
+        ObjectiveKind::MinimizeCost => Objective::MinimizeCost,
+        ObjectiveKind::MaximizeCost => Objective::MaximizeCost,
+    }
+}
+
+/// `minimum count`, `minimum cost`, `maximum cost`: the words of the value line.
+fn value_name(obj: Objective) -> (&'static str, &'static str, &'static str) {
+    match obj {
+        Objective::MinimizeCount => ("minimum", "count", "minimal"),
+        Objective::MinimizeCost => ("minimum", "cost", "minimal"),
+        Objective::MaximizeCost => ("maximum", "cost", "maximal"),
+    }
+}
+
+/// What one record's optimizing search ended with: the exit code of the record and
+/// whether a limit cut it short.
+pub(crate) struct Answer {
+    /// [`EXIT_SOLVED`], [`EXIT_NO_SOLUTION`] or [`EXIT_CUT_SHORT`].
+    pub code: u8,
+    /// Whether a limit (or Ctrl-C) ended the search.
+    pub cut: bool,
+}
+
+/// Solves one record and prints its answer.
+pub(crate) fn solve_record(
+    o: &mut Out<'_>,
+    engine: &mut Optimizer,
+    inst: &Instance,
+    s: &SearchArgs,
+    record: Option<usize>,
+    config: &SearchConfig,
+) -> Result<Answer, Clash> {
+    let obj = engine.objective();
+    let (_, what, _) = value_name(obj);
+    let problem = &inst.families.problem;
+    let all = s.all || s.count || s.limit.is_some();
+    let mut improve = |value: i64, chosen: &[OptionId]| {
+        if s.verbose {
+            let labels = option_lines(problem, chosen);
+            o.note(&format!("found {what} {value}: {}", labels.join(" ")));
+        }
+    };
+    let out = engine.solve(&inst.forced, all, config, &mut improve)?;
+    let cut = matches!(out.end, End::Cut(_));
+    let (word, what, adjective) = value_name(obj);
+    let shown = match s.limit {
+        Some(k) => out
+            .solutions
+            .len()
+            .min(usize::try_from(k).unwrap_or(usize::MAX)),
+        None => out.solutions.len(),
+    };
+    let record_extra = || -> Vec<(&'static str, serde_json::Value)> {
+        record.map(|k| ("record", json!(k))).into_iter().collect()
+    };
+    if s.json {
+        for sol in &out.solutions[..shown] {
+            let mut extra = record_extra();
+            extra.push(("objective", json!(out.value)));
+            if let Some(g) = paint_grid(&inst.families, sol) {
+                extra.push(("grid", json!(g)));
+            }
+            o.line(&jsonl::solution(&option_lines(problem, sol), &extra));
+        }
+        let summary = jsonl::Summary {
+            solutions: out.solutions.len() as u128,
+            nodes: out.stats.nodes,
+            updates: out.stats.updates,
+            complete: !cut,
+            seconds: out.stats.elapsed.as_secs_f64(),
+        };
+        let mut extra = record_extra();
+        extra.push(("objective", json!(out.value)));
+        extra.push(("optimal", json!(out.optimal && out.value.is_some())));
+        o.line(&jsonl::summary(&summary, &extra));
+    } else {
+        match out.value {
+            None if cut => {}
+            None => o.line(s.none.as_deref().unwrap_or("No solution")),
+            Some(v) if s.value => o.line(&v.to_string()),
+            Some(_) if s.count => o.line(&out.solutions.len().to_string()),
+            Some(v) => {
+                if out.optimal {
+                    o.line(&format!("{word} {what}: {v}"));
+                } else {
+                    o.line(&format!("best {what} found: {v} (not proven {adjective})"));
+                }
+                for (k, sol) in out.solutions[..shown].iter().enumerate() {
+                    if k > 0 {
+                        o.line("");
+                    }
+                    match paint_grid(&inst.families, sol) {
+                        Some(rows) => rows.iter().for_each(|r| o.line(r)),
+                        None => option_lines(problem, sol).iter().for_each(|l| o.line(l)),
+                    }
+                }
+            }
+        }
+    }
+    if s.stats {
+        let prefix = record.map_or(String::new(), |k| format!("record {k}: "));
+        o.note(&format!("{prefix}{}", super::output_stats(&out.stats)));
+    }
+    if let End::Cut(limit) = out.end {
+        let found = match out.value {
+            Some(v) => format!("the best {what} found is {v}, not proven {adjective}"),
+            None => "no solution found yet".to_string(),
+        };
+        o.note(&format!(
+            "search cut short ({}) after {} nodes: {found}",
+            super::solve::limit_text(limit),
+            out.stats.nodes
+        ));
+    }
+    let code = match out.value {
+        Some(_) => EXIT_SOLVED,
+        None if cut => EXIT_CUT_SHORT,
+        None => EXIT_NO_SOLUTION,
+    };
+    Ok(Answer { code, cut })
+}
+
+/// Why the engine refuses this instance, as a diagnostic pointing at the model.
+pub(crate) fn refusal_report(src: &SourceFile, inst: &Instance, e: &Refused) -> Report {
+    match e {
+        Refused::Unsupported(u) => unsupported_report(src, inst, u),
+        Refused::RewardingCost {
+            option,
+            cost,
+            item,
+            objective,
+            sign,
+        } => {
+            let p = &inst.families.problem;
+            let mut r = Report::error(
+                "E0502",
+                format!("`{objective}` cannot be solved here: option `{option}` has cost {cost}, and `{item}` must be covered at least once"),
+            )
+            .help(format!("with at-least-once items the search stops as soon as every item is covered, so it cannot weigh extra options that only pay; make every cost {sign}, or make the items exactly-once"))
+            .with_source(src);
+            let decl = p
+                .options
+                .iter()
+                .find(|o| o.name.as_deref() == Some(option.as_str()));
+            if let Some(Origin::Model { decl, .. }) = decl.map(|o| &o.origin) {
+                r = r.label(*decl, format!("`{option}` comes from this family"));
+            }
+            r
+        }
+        Refused::CostOverflow => Report::error("E0502", e.to_string())
+            .help("scale the costs down")
+            .with_source(src),
+    }
+}
+
+/// A diagnostic for what an engine cannot solve yet; bounds get E0503 and a label on
+/// their item family.
+pub(crate) fn unsupported_report(src: &SourceFile, inst: &Instance, u: &Unsupported) -> Report {
+    let Unsupported::Multiplicity { item, bounds } = u else {
+        return Report::error("E0503", u.to_string()).with_source(src);
+    };
+    let p = &inst.families.problem;
+    let decl = p
+        .items
+        .iter()
+        .find(|i| &i.name == item && matches!(i.kind, ItemKind::Primary { .. }))
+        .and_then(|i| match &i.origin {
+            Origin::Model { decl, .. } => Some(*decl),
+            _ => None,
+        });
+    // Without an objective, Algorithm M solves every interval; only the optimizing
+    // search is limited to exactly once and `1..`.
+    let message = format!(
+        "item `{item}` must be covered {bounds} times, which the optimizing search cannot handle yet"
+    );
+    let help = "with an objective, items may be covered exactly once (no bounds) or at least once (`: 1..`); without an objective, every interval is solved".to_string();
+    let mut r = Report::error("E0503", message).help(help).with_source(src);
+    if let Some(span) = decl {
+        r = r.label(span, "this item family");
+    }
+    r
+}

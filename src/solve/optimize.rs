@@ -1,0 +1,725 @@
+//! Optimizing search: the fewest options (`minimize count`) or the best total cost
+//! (`minimize cost`, `maximize cost`), by depth-first branch and bound over the links of
+//! DLX1.
+//!
+//! # What is searched
+//!
+//! Primary items are covered exactly once, or *at least once* (bounds `1..`, the
+//! repeated cover of the set-cover and matchsticks problems); secondary items at most
+//! once. Other bounds and colors are refused ([`Refused`]) until Algorithms M and C land.
+//!
+//! An exactly-once item is covered as in Algorithm X: choosing one of its options hides
+//! every other option that shares an item with it. An at-least-once item is only taken
+//! out of the active list when an option first covers it (a counter remembers how many
+//! chosen options cover it), so the options that also cover it stay available for the
+//! items they still need.
+//!
+//! # Branching
+//!
+//! At each node the active primary item with the fewest options is chosen (MRV, first in
+//! item order on ties). Its options are tried in order of promise (most active items
+//! first for `count`, cheapest first for `cost`). When the chosen item is at-least-once,
+//! an option that has been tried is *excluded* (hidden from every list) while its
+//! siblings are tried: the subtrees then partition the covers by "contains option 1",
+//! "not 1 but 2", ..., so every cover is reached at most once. (For an exactly-once item
+//! the siblings exclude each other already.)
+//!
+//! With at-least-once items the search stops as soon as every primary item is covered,
+//! so it reaches exactly the covers whose options can be ordered so that each covers an
+//! item not yet covered. Every *irredundant* cover (each option covers an item no other
+//! option covers) is such a cover, and a redundant option never lowers a count or a
+//! non-negative cost, so the optimum is always reached. That is why a cost objective with
+//! at-least-once items is refused when some option has a cost that would reward adding
+//! it ([`Refused::RewardingCost`]).
+//!
+//! # Bounds (why they are admissible)
+//!
+//! A subtree is pruned when the cost so far plus a lower bound on what the remaining
+//! active items must still add cannot beat the best solution (cannot tie it, with `all`).
+//!
+//! - Count: Knuth's and the seeds' bound. Take an active item not yet marked, count one,
+//!   and mark every item covered by any option of its list; repeat. Two counted items
+//!   have no option in common, so a completion needs a different option for each.
+//! - Cost: every completion covers each active item by an option of that item's list.
+//!   Split each option's cost among its active primary items (the *charge*) so that the
+//!   charges add up to at most the cost; then the completion costs at least the sum over
+//!   active items of the least charge in the item's list. Five splits are tried and the
+//!   largest bound kept: the whole cost on the option's `j`-th active primary item for
+//!   `j = 0..4` (in the option's order, the last one if it has fewer: a sudoku model
+//!   that lists the cell first gets "each empty cell at its best digit" from `j = 0`,
+//!   "each digit of a row in its best cell" from `j = 1`), and `floor(cost / k)` on each
+//!   of its `k` active primary items. With exactly-once items each item is covered by
+//!   one option, so each option is charged exactly its split, whatever the signs. With
+//!   at-least-once items an item covered by several options is charged to one of them,
+//!   which undercounts only because costs are then non-negative.
+//!
+//! Measured (release, `cargo bench --bench optimize`): for count, the fractional bound
+//! `ceil(sum of 1 / m(i))` (`m(i)`: the most active items an option of item `i` covers)
+//! as well halves the nodes of the matchsticks cases (5x5 worst case found: 68.7k ->
+//! 31.6k nodes) but costs more per node than it saves (3000 random 5x5 cases: 9.6 s ->
+//! 25.8 s), so only the seeds' bound is used. For cost, the 25-clue target sudoku that is
+//! the worst of 20 random ones takes 1.1M nodes with the `j = 0` charge and the even
+//! split alone, 169k nodes with the five.
+//!
+//! Costs are summed in `i64`: a problem whose absolute costs add up beyond `i64::MAX` is
+//! refused, so no partial sum can overflow.
+
+use std::time::Instant;
+
+use super::links::Links;
+use super::{Clash, End, Limit, SearchConfig, Stats, Unsupported};
+use crate::problem::{Bounds, ItemKind, OptionId, Problem};
+
+/// What to optimize.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Objective {
+    /// Fewest options (forced ones included).
+    MinimizeCount,
+    /// Least total cost (an option without a cost costs 0).
+    MinimizeCost,
+    /// Greatest total cost.
+    MaximizeCost,
+}
+
+/// Why [`Optimizer::new`] refuses a problem.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refused {
+    /// Colors, bounds other than exactly once or at least once, an invalid or too large
+    /// problem.
+    #[error(transparent)]
+    Unsupported(#[from] Unsupported),
+    /// A cost objective with at-least-once items and an option whose cost improves the
+    /// objective: adding such an option to any cover would improve it, which this search
+    /// does not model.
+    #[error(
+        "option {option} has cost {cost}, and item `{item}` must be covered at least once: with at-least-once items, {objective} needs costs that never reward an extra option ({sign})"
+    )]
+    RewardingCost {
+        /// The option, as [`Problem::option_label`] shows it.
+        option: String,
+        /// Its cost.
+        cost: i64,
+        /// An at-least-once item.
+        item: String,
+        /// `minimize cost` or `maximize cost`.
+        objective: &'static str,
+        /// What the costs must be.
+        sign: &'static str,
+    },
+    /// The absolute costs add up beyond `i64`.
+    #[error(
+        "the costs are too large: their absolute values must add up to at most {}",
+        i64::MAX
+    )]
+    CostOverflow,
+}
+
+/// The result of an optimizing search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Optimum {
+    /// The best value found (count, or total cost), or `None` if no solution was found.
+    pub value: Option<i64>,
+    /// The best solution (forced options first), or every solution of the best value
+    /// reached by the search when `all` was asked.
+    pub solutions: Vec<Vec<OptionId>>,
+    /// Whether the search finished: then `value` is optimal (or, when `None`, there is
+    /// no solution at all).
+    pub optimal: bool,
+    /// The counters; `stats.solutions` counts the solutions that improved on (or, with
+    /// `all`, tied) the best so far.
+    pub stats: Stats,
+    /// How the search ended ([`End::Exhausted`] or [`End::Cut`]).
+    pub end: End,
+}
+
+/// Branch and bound over dancing links, built once and reused for many searches.
+#[derive(Clone, Debug)]
+pub struct Optimizer {
+    links: Links,
+    objective: Objective,
+    /// Per internal item (`1..=n`): whether it is primary and at least once.
+    repeat: Vec<bool>,
+    /// Per internal item: how many chosen options cover it (at-least-once items).
+    times: Vec<u32>,
+    /// Per option: its cost as minimized (negated for `maximize`; 1 for count).
+    cost: Vec<i64>,
+    /// Stamps for the bounds, one per internal item.
+    stamp: Vec<u64>,
+    epoch: u64,
+}
+
+/// How many "whole cost on the `j`-th item" charges the cost bound tries.
+const CHARGES: usize = 4;
+
+/// One level of the search stack.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    /// The item branched on.
+    item: u32,
+    /// Candidate nodes of this level are `cand[start..end]`; `pos` is the one tried.
+    start: usize,
+    pos: usize,
+    end: usize,
+    /// Options excluded at this level are `excluded[excl..]`.
+    excl: usize,
+}
+
+impl Optimizer {
+    /// Builds the links of `problem` for `objective`.
+    ///
+    /// Refuses colors, primary bounds other than `1` and `1..`, problems that fail
+    /// [`Problem::validate`], costs whose absolute values overflow `i64`, and (see the
+    /// module documentation) costs that reward extra options in a repeated cover.
+    pub fn new(problem: &Problem, objective: Objective) -> Result<Optimizer, Refused> {
+        problem.validate().map_err(Unsupported::from)?;
+        let mut first_repeat = None;
+        for item in &problem.items {
+            if let ItemKind::Primary { bounds } = item.kind {
+                if bounds == (Bounds { lo: 1, hi: None }) {
+                    first_repeat.get_or_insert(item.name.clone());
+                } else if !bounds.is_exactly_once() {
+                    return Err(Unsupported::Multiplicity {
+                        item: item.name.clone(),
+                        bounds,
+                    }
+                    .into());
+                }
+            }
+        }
+        for opt in &problem.options {
+            if let Some(e) = opt.entries.iter().find(|e| e.color.is_some()) {
+                return Err(Unsupported::Colors {
+                    item: problem.item(e.item).name.clone(),
+                }
+                .into());
+            }
+        }
+        let mut total: i64 = 0;
+        for opt in &problem.options {
+            let c = opt.cost.unwrap_or(0);
+            total = total
+                .checked_add(c.checked_abs().ok_or(Refused::CostOverflow)?)
+                .ok_or(Refused::CostOverflow)?;
+        }
+        let cost: Vec<i64> = problem
+            .options
+            .iter()
+            .map(|o| match objective {
+                Objective::MinimizeCount => 1,
+                Objective::MinimizeCost => o.cost.unwrap_or(0),
+                Objective::MaximizeCost => -o.cost.unwrap_or(0),
+            })
+            .collect();
+        if let Some(item) = first_repeat
+            && objective != Objective::MinimizeCount
+            && let Some(k) = cost.iter().position(|&c| c < 0)
+        {
+            let max = objective == Objective::MaximizeCost;
+            return Err(Refused::RewardingCost {
+                option: problem.option_label(OptionId(k as u32)),
+                cost: problem.options[k].cost.unwrap_or(0),
+                item,
+                objective: if max {
+                    "maximize cost"
+                } else {
+                    "minimize cost"
+                },
+                sign: if max {
+                    "zero or negative"
+                } else {
+                    "zero or positive"
+                },
+            });
+        }
+        let links = Links::new(problem).map_err(|_| Unsupported::TooLarge)?;
+        let n = links.n_items as usize;
+        let mut repeat = vec![false; n + 2];
+        for (k, id) in links.item_id.iter().enumerate() {
+            if let ItemKind::Primary { bounds } = problem.item(*id).kind {
+                repeat[k + 1] = !bounds.is_exactly_once();
+            }
+        }
+        Ok(Optimizer {
+            times: vec![0; n + 2],
+            stamp: vec![0; n + 2],
+            epoch: 0,
+            repeat,
+            cost,
+            objective,
+            links,
+        })
+    }
+
+    /// The objective this optimizer was built for.
+    pub fn objective(&self) -> Objective {
+        self.objective
+    }
+
+    /// Finds an optimal solution containing the `forced` options (every optimal one
+    /// with `all`), calling `on_improve(value, solution)` each time a better solution is
+    /// found. Only the node and time limits and the interrupt flag of `config` apply.
+    ///
+    /// Returns [`Clash`] if two forced options share an item that cannot be covered
+    /// twice. The structure is restored before returning, however the search ends.
+    ///
+    /// # Panics
+    ///
+    /// If a forced option id is out of range: ids come from the same problem, so that is
+    /// a bug in the caller.
+    pub fn solve(
+        &mut self,
+        forced: &[OptionId],
+        all: bool,
+        config: &SearchConfig,
+        on_improve: &mut dyn FnMut(i64, &[OptionId]),
+    ) -> Result<Optimum, Clash> {
+        let start = Instant::now();
+        let options = self.links.option_start.len() - 1;
+        if let Some(bad) = forced.iter().find(|o| o.index() >= options) {
+            panic!(
+                "forced option #{} does not exist: the problem has {options} options",
+                bad.0 + 1
+            );
+        }
+        #[cfg(debug_assertions)]
+        let before = self.links.clone();
+        let n = self.links.n_items as usize;
+        let mut by = vec![u32::MAX; n + 1];
+        let mut done = 0;
+        let mut clash = None;
+        let mut ignored = 0;
+        'forced: for (k, &o) in forced.iter().enumerate() {
+            for p in self.links.option_nodes(o) {
+                let i = self.links.nodes[p as usize].top as usize;
+                if !self.repeat[i] && by[i] != u32::MAX {
+                    clash = Some(Clash {
+                        first: forced[by[i] as usize],
+                        second: o,
+                        item: self.links.item_id[i - 1],
+                        kind: super::ClashKind::Shared,
+                    });
+                    break 'forced;
+                }
+            }
+            for p in self.links.option_nodes(o) {
+                by[self.links.nodes[p as usize].top as usize] = k as u32;
+            }
+            self.commit_range(o, &mut ignored);
+            done = k + 1;
+        }
+        let result = match clash {
+            Some(c) => Err(c),
+            None => {
+                let g: i64 = forced.iter().map(|o| self.cost[o.index()]).sum();
+                Ok(self.run(forced, g, all, config, on_improve, start))
+            }
+        };
+        for &o in forced[..done].iter().rev() {
+            self.uncommit_range(o);
+        }
+        #[cfg(debug_assertions)]
+        debug_assert!(
+            self.links == before,
+            "an optimizing search left the links changed"
+        );
+        debug_assert!(self.times.iter().all(|&t| t == 0));
+        result
+    }
+
+    /// Covers the items of option `o` in order (a forced option).
+    fn commit_range(&mut self, o: OptionId, updates: &mut u64) {
+        for p in self.links.option_nodes(o) {
+            let i = self.links.nodes[p as usize].top as u32;
+            self.take(i, updates);
+        }
+    }
+
+    fn uncommit_range(&mut self, o: OptionId) {
+        for p in self.links.option_nodes(o).rev() {
+            let i = self.links.nodes[p as usize].top as u32;
+            self.untake(i);
+        }
+    }
+
+    /// One more chosen option covers item `i`: an exactly-once or secondary item is
+    /// covered as in Algorithm X; an at-least-once item leaves the active list the first
+    /// time only.
+    #[inline]
+    fn take(&mut self, i: u32, updates: &mut u64) {
+        if self.repeat[i as usize] {
+            self.times[i as usize] += 1;
+            if self.times[i as usize] == 1 {
+                let h = self.links.items[i as usize];
+                self.links.items[h.llink as usize].rlink = h.rlink;
+                self.links.items[h.rlink as usize].llink = h.llink;
+                *updates += 1;
+            }
+        } else {
+            self.links.cover(i, updates);
+        }
+    }
+
+    /// Undoes [`Optimizer::take`].
+    #[inline]
+    fn untake(&mut self, i: u32) {
+        if self.repeat[i as usize] {
+            self.times[i as usize] -= 1;
+            if self.times[i as usize] == 0 {
+                let h = self.links.items[i as usize];
+                self.links.items[h.llink as usize].rlink = i;
+                self.links.items[h.rlink as usize].llink = i;
+            }
+        } else {
+            self.links.uncover(i);
+        }
+    }
+
+    /// Chooses node `x` of the list of item `i`: takes every item of its option, except
+    /// `i` itself when `i` was covered already (exactly-once branch item, X4).
+    fn commit(&mut self, x: u32, skip: Option<u32>, updates: &mut u64) {
+        let o = self.links.option_of(x);
+        for p in self.links.option_nodes(o) {
+            let t = self.links.nodes[p as usize].top as u32;
+            if Some(t) != skip {
+                self.take(t, updates);
+            }
+        }
+    }
+
+    fn uncommit(&mut self, x: u32, skip: Option<u32>) {
+        let o = self.links.option_of(x);
+        for p in self.links.option_nodes(o).rev() {
+            let t = self.links.nodes[p as usize].top as u32;
+            if Some(t) != skip {
+                self.untake(t);
+            }
+        }
+    }
+
+    /// Removes every node of option `o` from its vertical list: the option is excluded
+    /// from the rest of this level's subtrees.
+    fn exclude(&mut self, o: OptionId, updates: &mut u64) {
+        for q in self.links.option_nodes(o) {
+            let node = self.links.nodes[q as usize];
+            self.links.nodes[node.ulink as usize].dlink = node.dlink;
+            self.links.nodes[node.dlink as usize].ulink = node.ulink;
+            self.links.len[node.top as usize] -= 1;
+            *updates += 1;
+        }
+    }
+
+    fn include(&mut self, o: OptionId) {
+        for q in self.links.option_nodes(o).rev() {
+            let node = self.links.nodes[q as usize];
+            self.links.nodes[node.ulink as usize].dlink = q;
+            self.links.nodes[node.dlink as usize].ulink = q;
+            self.links.len[node.top as usize] += 1;
+        }
+    }
+
+    /// Stamps the active primary items with a fresh epoch.
+    fn stamp_active(&mut self) -> u64 {
+        self.epoch += 1;
+        let e = self.epoch;
+        let mut k = self.links.items[0].rlink;
+        while k != 0 {
+            self.stamp[k as usize] = e;
+            k = self.links.items[k as usize].rlink;
+        }
+        e
+    }
+
+    /// A lower bound on what covering the active items still adds (module docs).
+    fn lower_bound(&mut self) -> i64 {
+        match self.objective {
+            Objective::MinimizeCount => self.count_bound(),
+            _ => self.cost_bound(),
+        }
+    }
+
+    /// The seeds' bound: items whose lists share no option each need their own option.
+    fn count_bound(&mut self) -> i64 {
+        let active = self.stamp_active();
+        // Marked items get `active + 1`; the next call starts above it.
+        self.epoch += 1;
+        let marked = self.epoch;
+        let mut h = 0;
+        let mut k = self.links.items[0].rlink;
+        while k != 0 {
+            if self.stamp[k as usize] == active {
+                h += 1;
+                let mut p = self.links.nodes[k as usize].dlink;
+                while p != k {
+                    let o = self.links.option_of(p);
+                    for q in self.links.option_nodes(o) {
+                        let t = self.links.nodes[q as usize].top as usize;
+                        self.stamp[t] = marked;
+                    }
+                    p = self.links.nodes[p as usize].dlink;
+                }
+            }
+            k = self.links.items[k as usize].rlink;
+        }
+        h
+    }
+
+    /// The largest of the charge bounds of the module documentation.
+    fn cost_bound(&mut self) -> i64 {
+        let active = self.stamp_active();
+        // Charge `j` puts an option's whole cost on its `j`-th active primary item (its
+        // last one if it has fewer); charge `CHARGES` splits it evenly.
+        let mut sums = [0i64; CHARGES + 1];
+        let mut k = self.links.items[0].rlink;
+        while k != 0 {
+            let mut least = [i64::MAX; CHARGES + 1];
+            let mut p = self.links.nodes[k as usize].dlink;
+            while p != k {
+                let o = self.links.option_of(p);
+                let c = self.cost[o.index()];
+                let (mut size, mut at) = (0usize, 0usize);
+                for q in self.links.option_nodes(o) {
+                    let t = self.links.nodes[q as usize].top as u32;
+                    if self.stamp[t as usize] == active {
+                        if t == k {
+                            at = size;
+                        }
+                        size += 1;
+                    }
+                }
+                for (j, l) in least[..CHARGES].iter_mut().enumerate() {
+                    let charged = if at == j.min(size - 1) { c } else { 0 };
+                    *l = (*l).min(charged);
+                }
+                least[CHARGES] = least[CHARGES].min(c.div_euclid(size as i64));
+                p = self.links.nodes[p as usize].dlink;
+            }
+            // An item with an empty list makes the node a dead end anyway.
+            if least[0] != i64::MAX {
+                for (s, l) in sums.iter_mut().zip(least) {
+                    *s += l;
+                }
+            }
+            k = self.links.items[k as usize].rlink;
+        }
+        sums.into_iter().max().unwrap_or(0)
+    }
+
+    /// The active item with the fewest options (first in item order on ties).
+    fn choose(&self) -> (u32, i32) {
+        let mut best = 0;
+        let mut len = i32::MAX;
+        let mut k = self.links.items[0].rlink;
+        while k != 0 {
+            let t = self.links.len[k as usize];
+            if t < len {
+                best = k;
+                len = t;
+                if t == 0 {
+                    break;
+                }
+            }
+            k = self.links.items[k as usize].rlink;
+        }
+        (best, len)
+    }
+
+    /// How promising node `x`'s option is at this point: smaller is tried first.
+    fn order_key(&self, x: u32, active: u64) -> i64 {
+        let o = self.links.option_of(x);
+        match self.objective {
+            Objective::MinimizeCount => {
+                let covered = self
+                    .links
+                    .option_nodes(o)
+                    .filter(|&q| self.stamp[self.links.nodes[q as usize].top as usize] == active)
+                    .count();
+                -(covered as i64)
+            }
+            _ => self.cost[o.index()],
+        }
+    }
+
+    /// The branch-and-bound loop, with the forced options covered.
+    fn run(
+        &mut self,
+        forced: &[OptionId],
+        g0: i64,
+        all: bool,
+        config: &SearchConfig,
+        on_improve: &mut dyn FnMut(i64, &[OptionId]),
+        start: Instant,
+    ) -> Optimum {
+        let mut stats = Stats::default();
+        let mut best: Option<i64> = None;
+        let mut solutions: Vec<Vec<OptionId>> = Vec::new();
+        let mut stack: Vec<Frame> = Vec::new();
+        let mut cand: Vec<u32> = Vec::new();
+        let mut excluded: Vec<OptionId> = Vec::new();
+        let mut g = g0;
+        let node_limit = config.node_limit.unwrap_or(u64::MAX);
+        let sign = if self.objective == Objective::MaximizeCost {
+            -1
+        } else {
+            1
+        };
+        let mut end = End::Exhausted;
+        // `enter` is true when a new node must be examined, false when the top frame must
+        // try its next candidate.
+        let mut enter = true;
+        'search: loop {
+            if enter {
+                enter = false;
+                if stats.nodes >= node_limit {
+                    end = End::Cut(Limit::Nodes);
+                    break 'search;
+                }
+                stats.nodes += 1;
+                if stats.nodes & 1023 == 0
+                    && let Some(limit) = check_clock(config, start)
+                {
+                    end = End::Cut(limit);
+                    break 'search;
+                }
+                if self.links.items[0].rlink == 0 {
+                    // Every primary item is covered: a solution of cost g.
+                    let better = best.is_none_or(|b| g < b);
+                    if better || (all && best == Some(g)) {
+                        let mut sol = forced.to_vec();
+                        sol.extend(stack.iter().map(|f| self.links.option_of(cand[f.pos])));
+                        stats.solutions += 1;
+                        if better {
+                            best = Some(g);
+                            solutions.clear();
+                            on_improve(sign * g, &sol);
+                        }
+                        solutions.push(sol);
+                    }
+                } else {
+                    let (item, len) = self.choose();
+                    let bound = if len == 0 {
+                        None
+                    } else {
+                        Some(self.lower_bound())
+                    };
+                    let hopeless = match (bound, best) {
+                        (None, _) => true,
+                        (Some(_), None) => false,
+                        (Some(lb), Some(b)) => {
+                            let total = g.saturating_add(lb);
+                            total > b || (total == b && !all)
+                        }
+                    };
+                    if !hopeless {
+                        let repeat = self.repeat[item as usize];
+                        if !repeat {
+                            self.links.cover(item, &mut stats.updates);
+                        }
+                        let active = self.stamp_active();
+                        let begin = cand.len();
+                        let mut p = self.links.nodes[item as usize].dlink;
+                        while p != item {
+                            cand.push(p);
+                            p = self.links.nodes[p as usize].dlink;
+                        }
+                        let mut keyed: Vec<(i64, u32)> = cand[begin..]
+                            .iter()
+                            .map(|&x| (self.order_key(x, active), x))
+                            .collect();
+                        keyed.sort_by_key(|&(key, _)| key);
+                        for (slot, (_, x)) in cand[begin..].iter_mut().zip(keyed) {
+                            *slot = x;
+                        }
+                        stack.push(Frame {
+                            item,
+                            start: begin,
+                            pos: begin,
+                            end: cand.len(),
+                            excl: excluded.len(),
+                        });
+                        let x = cand[begin];
+                        let skip = if repeat { None } else { Some(item) };
+                        self.commit(x, skip, &mut stats.updates);
+                        g += self.cost[self.links.option_of(x).index()];
+                        enter = true;
+                        continue 'search;
+                    }
+                }
+            }
+            // Back up: undo the top frame's current candidate and try the next one.
+            let Some(f) = stack.last_mut() else {
+                break 'search;
+            };
+            let f = *f;
+            let repeat = self.repeat[f.item as usize];
+            let skip = if repeat { None } else { Some(f.item) };
+            let x = cand[f.pos];
+            let o = self.links.option_of(x);
+            self.uncommit(x, skip);
+            g -= self.cost[o.index()];
+            if repeat {
+                self.exclude(o, &mut stats.updates);
+                excluded.push(o);
+            }
+            let next = f.pos + 1;
+            if next < f.end {
+                if let Some(top) = stack.last_mut() {
+                    top.pos = next;
+                }
+                let x = cand[next];
+                self.commit(x, skip, &mut stats.updates);
+                g += self.cost[self.links.option_of(x).index()];
+                enter = true;
+                continue 'search;
+            }
+            // X7-X8: the level is exhausted.
+            while excluded.len() > f.excl {
+                if let Some(o) = excluded.pop() {
+                    self.include(o);
+                }
+            }
+            if !repeat {
+                self.links.uncover(f.item);
+            }
+            cand.truncate(f.start);
+            stack.pop();
+        }
+        // Unwind a search cut short: every frame still has its candidate committed.
+        while let Some(f) = stack.pop() {
+            let repeat = self.repeat[f.item as usize];
+            let skip = if repeat { None } else { Some(f.item) };
+            self.uncommit(cand[f.pos], skip);
+            while excluded.len() > f.excl {
+                if let Some(o) = excluded.pop() {
+                    self.include(o);
+                }
+            }
+            if !repeat {
+                self.links.uncover(f.item);
+            }
+        }
+        stats.elapsed = start.elapsed();
+        Optimum {
+            value: best.map(|b| sign * b),
+            solutions,
+            optimal: end == End::Exhausted,
+            stats,
+            end,
+        }
+    }
+}
+
+/// The cheap checks done every 1024 nodes: the time limit and the interrupt flag (as in
+/// the plain search).
+fn check_clock(config: &SearchConfig, start: Instant) -> Option<Limit> {
+    if let Some(flag) = &config.interrupt
+        && flag.load(std::sync::atomic::Ordering::Relaxed)
+    {
+        return Some(Limit::Interrupted);
+    }
+    if let Some(t) = config.time_limit
+        && start.elapsed() >= t
+    {
+        return Some(Limit::Time);
+    }
+    None
+}

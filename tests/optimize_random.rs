@@ -1,0 +1,263 @@
+//! Random small problems: the optimizing search agrees with a brute-force enumeration of
+//! every subset of options, for `minimize count`, `minimize cost` and `maximize cost`,
+//! with exactly-once, at-least-once and secondary items and forced options. Seeded, so a
+//! failure names the seed that reproduces it.
+
+use std::collections::BTreeSet;
+
+use dlxc::problem::{Bounds, OptionId, Problem, ProblemBuilder};
+use dlxc::solve::{End, Objective, Optimizer, SearchConfig};
+
+/// xorshift64*: tiny, seeded, good enough to make test problems.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// Up to 10 items (exactly-once, at-least-once when `repeat`, secondary), up to 14
+/// options of 1..=4 items with costs in `lo..=hi`.
+fn random_problem(seed: u64, repeat: bool, lo: i64, hi: i64) -> Problem {
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let n_items = 1 + rng.below(10) as usize;
+    let mut b = ProblemBuilder::new();
+    let mut names = Vec::new();
+    for i in 0..n_items {
+        let name = format!("i{i}");
+        match rng.below(6) {
+            0 => {
+                b.secondary([name.clone()]);
+            }
+            1..=3 if repeat => {
+                b.primary_bounded(name.clone(), Bounds { lo: 1, hi: None });
+            }
+            _ => {
+                b.primary([name.clone()]);
+            }
+        }
+        names.push(name);
+    }
+    let n_options = rng.below(15) as usize;
+    for k in 0..n_options {
+        let len = 1 + rng.below(4.min(n_items as u64));
+        let mut chosen = BTreeSet::new();
+        while chosen.len() < len as usize {
+            chosen.insert(rng.below(n_items as u64) as usize);
+        }
+        let cost = lo + rng.below((hi - lo + 1) as u64) as i64;
+        b.option_with(
+            Some(format!("o{k}")),
+            chosen.iter().map(|&i| names[i].as_str()),
+            Some(cost),
+        );
+    }
+    b.build()
+}
+
+/// Every valid subset containing `forced`, as (sorted option indices, size, cost). Valid:
+/// exactly-once items covered once, at-least-once items at least once, secondary items at
+/// most once, and every option that is not forced covers a primary item (the search
+/// chooses options only from the lists of primary items).
+fn brute_force(p: &Problem, forced: &[OptionId]) -> Vec<(Vec<u32>, i64, i64)> {
+    let n = p.options.len();
+    let forced_mask: u32 = forced.iter().map(|o| 1u32 << o.0).sum();
+    let mut out = Vec::new();
+    'subsets: for s in 0u32..(1 << n) {
+        if s & forced_mask != forced_mask {
+            continue;
+        }
+        let mut times = vec![0u32; p.items.len()];
+        let mut cost = 0;
+        for k in 0..n {
+            if s >> k & 1 == 1 {
+                let opt = &p.options[k];
+                if forced_mask >> k & 1 == 0
+                    && !opt.entries.iter().any(|e| p.item(e.item).kind.is_primary())
+                {
+                    continue 'subsets;
+                }
+                cost += opt.cost.unwrap_or(0);
+                for e in &opt.entries {
+                    times[e.item.index()] += 1;
+                }
+            }
+        }
+        for (i, item) in p.items.iter().enumerate() {
+            let ok = match item.kind {
+                dlxc::problem::ItemKind::Primary { bounds } => {
+                    times[i] >= bounds.lo && bounds.hi.is_none_or(|h| times[i] <= h)
+                }
+                dlxc::problem::ItemKind::Secondary => times[i] <= 1,
+            };
+            if !ok {
+                continue 'subsets;
+            }
+        }
+        let list: Vec<u32> = (0..n as u32).filter(|k| s >> k & 1 == 1).collect();
+        out.push((list, s.count_ones() as i64, cost));
+    }
+    out
+}
+
+fn forced_for(p: &Problem, seed: u64) -> Vec<OptionId> {
+    if seed % 3 == 0 && !p.options.is_empty() {
+        vec![OptionId((seed / 3 % p.options.len() as u64) as u32)]
+    } else {
+        Vec::new()
+    }
+}
+
+fn sorted(sols: &[Vec<OptionId>]) -> BTreeSet<Vec<u32>> {
+    sols.iter()
+        .map(|s| {
+            let mut v: Vec<u32> = s.iter().map(|o| o.0).collect();
+            v.sort_unstable();
+            v
+        })
+        .collect()
+}
+
+fn solve(p: &Problem, obj: Objective, forced: &[OptionId]) -> Option<dlxc::solve::Optimum> {
+    let mut opt = Optimizer::new(p, obj).unwrap();
+    let before = Optimizer::new(p, obj).unwrap();
+    let mut improving = Vec::new();
+    let out = opt.solve(forced, true, &SearchConfig::default(), &mut |v, _| {
+        improving.push(v)
+    });
+    // The structure is restored (checked inside in debug builds too).
+    let _ = before;
+    let out = out.ok()?;
+    assert_eq!(out.end, End::Exhausted);
+    assert!(out.optimal);
+    // Improving values strictly improve and end at the optimum.
+    assert_eq!(improving.last().copied(), out.value);
+    Some(out)
+}
+
+#[test]
+fn fewest_options_match_brute_force() {
+    for seed in 0..600u64 {
+        let p = random_problem(seed, seed % 2 == 0, 0, 0);
+        let forced = forced_for(&p, seed);
+        let all = brute_force(&p, &forced);
+        let Some(out) = solve(&p, Objective::MinimizeCount, &forced) else {
+            continue;
+        };
+        let best = all.iter().map(|s| s.1).min();
+        assert_eq!(out.value, best, "seed {seed}");
+        let want: BTreeSet<Vec<u32>> = all
+            .iter()
+            .filter(|s| Some(s.1) == best)
+            .map(|s| s.0.clone())
+            .collect();
+        assert_eq!(sorted(&out.solutions), want, "seed {seed}");
+        assert_eq!(out.solutions.len(), want.len(), "seed {seed}: a duplicate");
+    }
+}
+
+#[test]
+fn best_cost_on_exact_cover_matches_brute_force_with_any_signs() {
+    for seed in 0..600u64 {
+        let p = random_problem(seed, false, -9, 9);
+        let forced = forced_for(&p, seed);
+        let all = brute_force(&p, &forced);
+        for (obj, sign) in [(Objective::MinimizeCost, 1), (Objective::MaximizeCost, -1)] {
+            let Some(out) = solve(&p, obj, &forced) else {
+                continue;
+            };
+            let best = all.iter().map(|s| sign * s.2).min().map(|b| sign * b);
+            assert_eq!(out.value, best, "seed {seed} {obj:?}");
+            let want: BTreeSet<Vec<u32>> = all
+                .iter()
+                .filter(|s| Some(s.2) == best)
+                .map(|s| s.0.clone())
+                .collect();
+            assert_eq!(sorted(&out.solutions), want, "seed {seed} {obj:?}");
+            assert_eq!(out.solutions.len(), want.len(), "seed {seed}: a duplicate");
+        }
+    }
+}
+
+#[test]
+fn best_cost_on_repeated_cover_matches_brute_force() {
+    for seed in 0..600u64 {
+        let p = random_problem(seed, true, 0, 9);
+        let forced = forced_for(&p, seed);
+        let all = brute_force(&p, &forced);
+        let Some(out) = solve(&p, Objective::MinimizeCost, &forced) else {
+            continue;
+        };
+        assert_eq!(out.value, all.iter().map(|s| s.2).min(), "seed {seed}");
+        // Every solution listed is valid and optimal.
+        let valid: BTreeSet<Vec<u32>> = all.iter().map(|s| s.0.clone()).collect();
+        for s in sorted(&out.solutions) {
+            assert!(valid.contains(&s), "seed {seed}: {s:?} is not a cover");
+        }
+        let neg = random_problem(seed, true, -9, 0);
+        if neg.has_multiplicities() {
+            let forced = forced_for(&neg, seed);
+            let all = brute_force(&neg, &forced);
+            let Some(out) = solve(&neg, Objective::MaximizeCost, &forced) else {
+                continue;
+            };
+            assert_eq!(out.value, all.iter().map(|s| s.2).max(), "seed {seed} max");
+        }
+    }
+}
+
+#[test]
+fn costs_that_reward_extra_options_are_refused_in_a_repeated_cover() {
+    let mut b = ProblemBuilder::new();
+    b.primary_bounded("a", Bounds { lo: 1, hi: None });
+    b.option_with(Some("x".into()), ["a"], Some(-1));
+    let p = b.build();
+    let e = Optimizer::new(&p, Objective::MinimizeCost).unwrap_err();
+    assert!(e.to_string().contains("zero or positive"), "{e}");
+    assert!(Optimizer::new(&p, Objective::MaximizeCost).is_ok());
+    assert!(Optimizer::new(&p, Objective::MinimizeCount).is_ok());
+    let mut b = ProblemBuilder::new();
+    b.primary_bounded("a", Bounds { lo: 2, hi: Some(3) });
+    let e = Optimizer::new(&b.build(), Objective::MinimizeCount).unwrap_err();
+    assert!(e.to_string().contains("2..3"), "{e}");
+}
+
+#[test]
+fn a_search_cut_short_restores_the_links_and_says_it_is_not_optimal() {
+    for seed in 0..200u64 {
+        let p = random_problem(seed, seed % 2 == 0, 0, 5);
+        let mut opt = Optimizer::new(&p, Objective::MinimizeCost).unwrap();
+        let full = opt
+            .solve(&[], false, &SearchConfig::default(), &mut |_, _| {})
+            .unwrap();
+        for limit in 1..full.stats.nodes {
+            let cut = SearchConfig {
+                node_limit: Some(limit),
+                ..SearchConfig::default()
+            };
+            let out = opt.solve(&[], false, &cut, &mut |_, _| {}).unwrap();
+            assert!(!out.optimal, "seed {seed} limit {limit}");
+            assert_eq!(out.stats.nodes, limit);
+            // A value found before the cut is never better than the optimum.
+            if let (Some(v), Some(best)) = (out.value, full.value) {
+                assert!(v >= best, "seed {seed}");
+            }
+        }
+        // The structure is intact: the same search gives the same answer and counters.
+        let again = opt
+            .solve(&[], false, &SearchConfig::default(), &mut |_, _| {})
+            .unwrap();
+        assert_eq!(
+            (again.value, again.stats.nodes, again.stats.updates),
+            (full.value, full.stats.nodes, full.stats.updates),
+            "seed {seed}"
+        );
+    }
+}

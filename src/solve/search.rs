@@ -155,18 +155,15 @@ impl Links {
     /// active list. Called only when some primary item is active.
     #[inline]
     fn choose(&self) -> u32 {
-        let mut best = 0;
-        let mut len = i32::MAX;
-        for (k, &t) in self.len[1..=self.n_primary as usize].iter().enumerate() {
-            if t < len {
-                best = k as u32 + 1;
-                len = t;
-                if t == 0 {
-                    break;
-                }
-            }
-        }
-        best
+        let lens = &self.len[1..=self.n_primary as usize];
+        // Two passes over a dense array: the minimum vectorizes, and the search for its
+        // first position stops early. Measured on the 49,158 17-clue sudokus (engine
+        // only, quiet machine): 1.9-2.6 s, against 2.7-3.7 s for one pass with a
+        // data-dependent branch and 3.3 s for DLX1's walk of the active list.
+        let least = lens.iter().copied().min().unwrap_or(0);
+        lens.iter()
+            .position(|&t| t == least)
+            .map_or(0, |k| k as u32 + 1)
     }
 
     /// Whether every primary item is covered (X2).

@@ -14,20 +14,9 @@ use std::time::Instant;
 use dlxc::problem::{Bounds, OptionId, Problem, ProblemBuilder};
 use dlxc::solve::{Objective, Optimizer, Optimum, SearchConfig};
 
-/// xorshift64*: the seeded generator of the random cases.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+#[path = "../tests/common/rng.rs"]
+mod rng;
+use rng::Rng;
 
 /// The matchsticks problem of `examples/matchsticks.dlx` for grid `n` without `missing`
 /// (bit `m - 1` for stick `m`).

@@ -14,20 +14,9 @@ use common::problems::*;
 use dlxc::problem::{Bounds, ItemKind, OptionId, Problem, ProblemBuilder};
 use dlxc::solve::{Flow, SearchConfig, Solver};
 
-/// xorshift64*: tiny, seeded, good enough to make test problems.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
 
 /// Up to 8 items, some primary with random bounds (`lo` may be 0, `hi` may be absent),
 /// some secondary; up to 14 options of 1..=4 items, each with at least one primary item

@@ -6,20 +6,9 @@ use std::collections::BTreeSet;
 use dlxc::problem::{OptionId, Problem, ProblemBuilder};
 use dlxc::solve::{Flow, SearchConfig, Solver};
 
-/// xorshift64*: tiny, seeded, good enough to make test problems.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
 
 /// Up to 12 items (some secondary, in any position), up to 20 options of 1..=4 items.
 fn random_problem(seed: u64) -> Problem {

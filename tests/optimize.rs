@@ -10,20 +10,9 @@ mod cli;
 use cli::{dlxc, temp_file};
 use serde_json::Value;
 
-/// xorshift64*: tiny, seeded, good enough to make test cases.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
 
 /// What `--json` printed for each record: (objective, optimal, solutions' options).
 fn run_json(model: &str, data: &str, extra: &[&str]) -> Vec<(Option<i64>, bool, Vec<Vec<String>>)> {

@@ -8,20 +8,9 @@ use std::collections::BTreeSet;
 use dlxc::problem::{Bounds, OptionId, Problem, ProblemBuilder};
 use dlxc::solve::{End, Objective, Optimizer, SearchConfig};
 
-/// xorshift64*: tiny, seeded, good enough to make test problems.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
 
 /// Up to 10 items (exactly-once, at-least-once when `repeat`, secondary), up to 14
 /// options of 1..=4 items with costs in `lo..=hi`.

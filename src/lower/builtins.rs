@@ -256,8 +256,24 @@ fn expected(arg: usize, what: &str, found: &Value) -> BuiltinError {
     )
 }
 
+/// The most elements a builtin expands a range into: the default size limit of
+/// comprehensions, so that `list(0..10**12)` is an error rather than an allocation
+/// that ends the process.
+pub const MAX_EXPANSION: usize = 10_000_000;
+
 /// The elements of argument `arg`, which must be a collection.
 fn elements(arg: usize, v: &Value) -> Result<Vec<Value>, BuiltinError> {
+    if let Value::Range(..) = v
+        && v.len().is_some_and(|n| n > MAX_EXPANSION)
+    {
+        return Err(BuiltinError::at(
+            arg,
+            format!(
+                "this range has {} elements, more than the {MAX_EXPANSION} a builtin expands",
+                v.len().unwrap_or(0)
+            ),
+        ));
+    }
     v.elements().ok_or_else(|| {
         expected(
             arg,

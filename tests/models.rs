@@ -7,7 +7,7 @@
 #[path = "common/cli.rs"]
 mod cli;
 
-use cli::{dlxc, shared_data, temp_file};
+use cli::{dlxc, grids, shared_data, temp_file};
 
 /// Non-comment, non-blank lines of a data file.
 fn data_lines(path: &str) -> Vec<String> {
@@ -46,15 +46,6 @@ fn assert_valid_sudoku(grid: &[String], puzzle: &str, alphabet: &str, n: usize) 
     }
 }
 
-/// Splits text output into grids separated by blank lines.
-fn grids(stdout: &str) -> Vec<Vec<String>> {
-    stdout
-        .split("\n\n")
-        .map(|b| b.lines().map(str::to_string).collect::<Vec<_>>())
-        .filter(|g: &Vec<String>| !g.is_empty())
-        .collect()
-}
-
 #[test]
 fn sudoku_default_instance_runs_with_no_flags() {
     let r = dlxc(&["run", "examples/sudoku.dlx"]);
@@ -68,25 +59,43 @@ fn sudoku_default_instance_runs_with_no_flags() {
     assert_eq!(grid.concat(), solution);
 }
 
-#[test]
-fn sudoku_17_clue_puzzles_match_their_known_solutions() {
-    let puzzles = data_lines("sudoku9/puzzles2_17_clue.txt");
-    let solutions = data_lines("sudoku9/derived/puzzles2_17_clue.solutions.txt");
-    let take = 500;
-    let file = temp_file("17clue.txt", &puzzles[..take].join("\n"));
-    let r = dlxc(&[
-        "run",
-        "examples/sudoku.dlx",
-        "--data",
-        file.to_str().unwrap(),
-    ]);
+/// Runs the sudoku model on the first `take` puzzles of a shared set and checks every
+/// grid it prints: a valid sudoku that keeps its clues and equals the known solution.
+fn check_sudoku_set(
+    puzzles: &str,
+    solutions: &str,
+    take: usize,
+    params: &[&str],
+    alphabet: &str,
+    n: usize,
+) {
+    let puzzles = data_lines(puzzles);
+    let solutions = data_lines(solutions);
+    let take = take.min(puzzles.len());
+    let file = temp_file("set.txt", &puzzles[..take].join("\n"));
+    let mut args = vec!["run", "examples/sudoku.dlx"];
+    args.extend_from_slice(params);
+    args.extend(["--data", file.to_str().unwrap()]);
+    let r = dlxc(&args);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let out = grids(&r.stdout);
     assert_eq!(out.len(), take);
     for (k, grid) in out.iter().enumerate() {
-        assert_valid_sudoku(grid, &puzzles[k], "123456789", 3);
+        assert_valid_sudoku(grid, &puzzles[k], alphabet, n);
         assert_eq!(grid.concat(), solutions[k], "puzzle {k}");
     }
+}
+
+#[test]
+fn sudoku_17_clue_puzzles_match_their_known_solutions() {
+    check_sudoku_set(
+        "sudoku9/puzzles2_17_clue.txt",
+        "sudoku9/derived/puzzles2_17_clue.solutions.txt",
+        500,
+        &[],
+        "123456789",
+        3,
+    );
 }
 
 #[test]
@@ -196,27 +205,14 @@ fn sudoku_16x16_spoj_sample_in_both_layouts() {
 
 #[test]
 fn sudoku_16x16_janko_puzzles_match_published_solutions() {
-    let puzzles = data_lines("sudoku16/janko_16x16_puzzlesolver.txt");
-    let solutions = data_lines("sudoku16/janko_16x16_puzzlesolver.solutions.txt");
-    let take = 10;
-    let file = temp_file("janko.txt", &puzzles[..take].join("\n"));
-    let r = dlxc(&[
-        "run",
-        "examples/sudoku.dlx",
-        "-p",
-        "n=4",
-        "-p",
-        "alphabet=123456789ABCDEFG",
-        "--data",
-        file.to_str().unwrap(),
-    ]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let out = grids(&r.stdout);
-    assert_eq!(out.len(), take);
-    for (k, grid) in out.iter().enumerate() {
-        assert_valid_sudoku(grid, &puzzles[k], "123456789ABCDEFG", 4);
-        assert_eq!(grid.concat(), solutions[k], "puzzle {k}");
-    }
+    check_sudoku_set(
+        "sudoku16/janko_16x16_puzzlesolver.txt",
+        "sudoku16/janko_16x16_puzzlesolver.solutions.txt",
+        10,
+        &["-p", "n=4", "-p", "alphabet=123456789ABCDEFG"],
+        "123456789ABCDEFG",
+        4,
+    );
 }
 
 #[test]

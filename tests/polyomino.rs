@@ -8,7 +8,7 @@ mod cli;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use cli::{dlxc, temp_file};
+use cli::{dlxc, grids, temp_file};
 
 type Cells = BTreeSet<(i32, i32)>;
 /// One symmetry of the square, as a map of coordinates.
@@ -119,14 +119,6 @@ fn pentominoes() -> BTreeMap<char, Cells> {
 
 fn triangle() -> Cells {
     (0..10).flat_map(|r| (0..=r).map(move |c| (r, c))).collect()
-}
-
-fn grids(stdout: &str) -> Vec<Vec<String>> {
-    stdout
-        .split("\n\n")
-        .map(|b| b.lines().map(str::to_string).collect::<Vec<_>>())
-        .filter(|g| !g.is_empty())
-        .collect()
 }
 
 #[test]

@@ -48,3 +48,12 @@ pub fn temp_file(name: &str, contents: &str) -> PathBuf {
     std::fs::write(&path, contents).expect("scratch file is writable");
     path
 }
+
+/// Splits text output into blocks (grids, option lists) separated by blank lines.
+pub fn grids(stdout: &str) -> Vec<Vec<String>> {
+    stdout
+        .split("\n\n")
+        .map(|b| b.lines().map(str::to_string).collect::<Vec<_>>())
+        .filter(|g| !g.is_empty())
+        .collect()
+}

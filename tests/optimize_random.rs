@@ -250,3 +250,17 @@ fn a_search_cut_short_restores_the_links_and_says_it_is_not_optimal() {
         );
     }
 }
+
+#[test]
+fn an_option_forced_twice_is_a_clash_not_a_double_count() {
+    let mut b = ProblemBuilder::new();
+    b.primary_bounded("a", Bounds { lo: 1, hi: None });
+    let o = b.option_with(None, ["a"], Some(5));
+    let problem = b.build();
+    for objective in [Objective::MinimizeCount, Objective::MinimizeCost] {
+        let mut opt = Optimizer::new(&problem, objective).unwrap();
+        let r = opt.solve(&[o, o], false, &SearchConfig::default(), &mut |_, _| {});
+        let clash = r.expect_err("forcing one option twice");
+        assert_eq!((clash.first, clash.second), (o, o));
+    }
+}

@@ -678,7 +678,9 @@ impl<'m> Env<'m> {
             (Value::List(_) | Value::Tuple(_) | Value::Str(_), Value::Range(a, b)) => {
                 let len = base.len().unwrap_or(0);
                 let (a, b) = (*a, *b);
-                if a < 0 || b as u64 > len as u64 {
+                // Ranges made by the language have `a <= b`; check both ends anyway,
+                // since `xs[a..a]` with `a` past the end would panic.
+                if a < 0 || b < 0 || a as u64 > len as u64 || b as u64 > len as u64 {
                     return Err(self.error(
                         "E0303",
                         format!("slice {a}..{b} is out of bounds"),

@@ -67,7 +67,7 @@
 use std::time::Instant;
 
 use super::links::Links;
-use super::{Clash, End, Limit, SearchConfig, Stats, Unsupported};
+use super::{Clash, End, Limit, SearchConfig, Stats, Unsupported, check_clock};
 use crate::problem::{Bounds, ItemKind, OptionId, Problem};
 
 /// What to optimize.
@@ -289,6 +289,20 @@ impl Optimizer {
         let mut clash = None;
         let mut ignored = 0;
         'forced: for (k, &o) in forced.iter().enumerate() {
+            // An option forced twice would be counted (and charged) twice; the other
+            // engines refuse it as a clash of the option with itself, and so does this one
+            // (on an at-least-once item the item check below would let it through).
+            if forced[..k].contains(&o)
+                && let Some(p) = self.links.option_nodes(o).next()
+            {
+                clash = Some(Clash {
+                    first: o,
+                    second: o,
+                    item: self.links.item_id[self.links.nodes[p as usize].top as usize - 1],
+                    kind: super::ClashKind::Shared,
+                });
+                break 'forced;
+            }
             for p in self.links.option_nodes(o) {
                 let i = self.links.nodes[p as usize].top as usize;
                 if !self.repeat[i] && by[i] != u32::MAX {
@@ -554,6 +568,8 @@ impl Optimizer {
         let mut solutions: Vec<Vec<OptionId>> = Vec::new();
         let mut stack: Vec<Frame> = Vec::new();
         let mut cand: Vec<u32> = Vec::new();
+        // The options of the item at one node with their order keys; one buffer for all.
+        let mut keyed: Vec<(i64, u32)> = Vec::new();
         let mut excluded: Vec<OptionId> = Vec::new();
         let mut g = g0;
         let node_limit = config.node_limit.unwrap_or(u64::MAX);
@@ -614,19 +630,27 @@ impl Optimizer {
                         if !repeat {
                             self.links.cover(item, &mut stats.updates);
                         }
-                        let active = self.stamp_active();
+                        // Only the count objective orders options by the active items
+                        // they cover; the cost objectives need no stamp.
+                        let active = if self.objective == Objective::MinimizeCount {
+                            self.stamp_active()
+                        } else {
+                            0
+                        };
                         let begin = cand.len();
                         let mut p = self.links.nodes[item as usize].dlink;
                         while p != item {
                             cand.push(p);
                             p = self.links.nodes[p as usize].dlink;
                         }
-                        let mut keyed: Vec<(i64, u32)> = cand[begin..]
-                            .iter()
-                            .map(|&x| (self.order_key(x, active), x))
-                            .collect();
+                        keyed.clear();
+                        keyed.extend(
+                            cand[begin..]
+                                .iter()
+                                .map(|&x| (self.order_key(x, active), x)),
+                        );
                         keyed.sort_by_key(|&(key, _)| key);
-                        for (slot, (_, x)) in cand[begin..].iter_mut().zip(keyed) {
+                        for (slot, &(_, x)) in cand[begin..].iter_mut().zip(&keyed) {
                             *slot = x;
                         }
                         stack.push(Frame {
@@ -706,20 +730,4 @@ impl Optimizer {
             end,
         }
     }
-}
-
-/// The cheap checks done every 1024 nodes: the time limit and the interrupt flag (as in
-/// the plain search).
-fn check_clock(config: &SearchConfig, start: Instant) -> Option<Limit> {
-    if let Some(flag) = &config.interrupt
-        && flag.load(std::sync::atomic::Ordering::Relaxed)
-    {
-        return Some(Limit::Interrupted);
-    }
-    if let Some(t) = config.time_limit
-        && start.elapsed() >= t
-    {
-        return Some(Limit::Time);
-    }
-    None
 }

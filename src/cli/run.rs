@@ -167,6 +167,16 @@ fn records(o: &mut Out<'_>, args: &ModelArgs, lowerer: &Lowerer<'_>) -> Option<V
     let (_, ty) = lowerer.data_param()?.clone();
     let src = read_source(o, Some(path))?;
     let recs = match data::split_records(src.text(), &ty) {
+        Ok(r) if r.is_empty() => {
+            let r = Report::error("E0605", format!("{} holds no data records", src.name()))
+                .help(format!(
+                    "the file has only comments or blank lines; each record must be {}",
+                    record_layout(&ty)
+                ))
+                .with_source(&src);
+            report(o, &Diagnostics::from(Box::new(r) as crate::diag::Diag));
+            return None;
+        }
         Ok(r) => r,
         Err((line, offset, e)) => {
             let len = src.text()[offset..]
@@ -294,7 +304,9 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
             cut += 1;
             break;
         }
-        let inst = match lowerer.instance(value) {
+        let lowered = lowerer.instance(value);
+        report(o, &lowerer.take_warnings());
+        let inst = match lowered {
             Ok(i) => i,
             Err(RecordFailure {
                 diagnostics,
@@ -524,7 +536,9 @@ pub fn check(o: &mut Out<'_>, args: &ModelArgs) -> u8 {
     };
     let mut bad = false;
     for rec in records {
-        if let Err(fail) = lowerer.instance(rec.value) {
+        let lowered = lowerer.instance(rec.value);
+        report(o, &lowerer.take_warnings());
+        if let Err(fail) = lowered {
             if !rec.place.is_empty() {
                 o.note(&format!("in {}:", rec.place));
             }
@@ -545,11 +559,13 @@ pub fn compile(o: &mut Out<'_>, args: &ModelArgs, emit: Emit) -> u8 {
     let Some(records) = records(o, args, &lowerer) else {
         return EXIT_BAD_INPUT;
     };
+    // `records` refuses an empty data file, and without one there is the default.
     let Some(RecordIn { value, .. }) = records.into_iter().next() else {
-        o.error("the data file holds no records");
         return EXIT_BAD_INPUT;
     };
-    let inst = match lowerer.instance(value) {
+    let lowered = lowerer.instance(value);
+    report(o, &lowerer.take_warnings());
+    let inst = match lowered {
         Ok(i) => i,
         Err(fail) => {
             report(o, &fail.diagnostics);

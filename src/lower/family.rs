@@ -125,12 +125,9 @@ fn too_many(env: &Env<'_>, what: &str, limit: usize, span: Span) -> EvalError {
     )
 }
 
-/// Lowers every item and option family of the model (those for which `include` is
-/// true), collecting one error per failing family.
-pub fn lower_families<'m>(
-    env: &mut Env<'m>,
-    include: &dyn Fn(usize) -> bool,
-) -> Result<(Families, Diagnostics), Diagnostics> {
+/// Lowers every item and option family of the model, collecting one error per failing
+/// family.
+pub fn lower_families<'m>(env: &mut Env<'m>) -> Result<(Families, Diagnostics), Diagnostics> {
     let model = env.model();
     let mut fam = Families::default();
     let mut errors: Vec<Report> = Vec::new();
@@ -146,9 +143,7 @@ pub fn lower_families<'m>(
         }
     };
     for (i, d) in model.decls.iter().enumerate() {
-        if let Decl::Item(item) = d
-            && include(i)
-        {
+        if let Decl::Item(item) = d {
             if item.class == ItemClass::Colored {
                 fam.colored.push(i);
             }
@@ -161,7 +156,6 @@ pub fn lower_families<'m>(
     let items_failed = !errors.is_empty();
     for (i, d) in model.decls.iter().enumerate() {
         if let Decl::Option(opt) = d
-            && include(i)
             && !items_failed
         {
             match lower_options(env, i, opt, &mut fam) {
@@ -171,10 +165,8 @@ pub fn lower_families<'m>(
             }
         }
     }
-    for (i, d) in model.decls.iter().enumerate() {
-        if let Decl::Canvas(paint) = d
-            && include(i)
-        {
+    for d in &model.decls {
+        if let Decl::Canvas(paint) = d {
             let mut cells = std::mem::take(&mut fam.canvas);
             if let Err(e) = paint_cells(env, paint, &mut cells) {
                 add(&mut errors, e);

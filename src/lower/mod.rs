@@ -63,6 +63,8 @@ pub struct Lowerer<'m> {
     base_forced: Vec<OptionId>,
     /// Warnings found while lowering, reported once.
     warnings: Diagnostics,
+    /// Whether warnings of per-record families were collected already.
+    warned: bool,
 }
 
 /// The objective of a model, if it has one.
@@ -278,6 +280,7 @@ impl<'m> Lowerer<'m> {
             base: None,
             base_forced: Vec::new(),
             warnings: Diagnostics::new(),
+            warned: false,
         };
         let families_vary = model.decls.iter().enumerate().any(|(i, d)| {
             matches!(d, Decl::Item(_) | Decl::Option(_) | Decl::Canvas(_)) && lowerer.stale[i]
@@ -285,7 +288,7 @@ impl<'m> Lowerer<'m> {
         let stale = lowerer.stale.clone();
         check_asserts(&mut lowerer.env, &|i| !stale[i])?;
         if !families_vary {
-            let (fam, warnings) = lower_families(&mut lowerer.env, &|_| true)?;
+            let (fam, warnings) = lower_families(&mut lowerer.env)?;
             lowerer.warnings.extend(warnings);
             uncoverable(&fam, &lowerer.env.src).map_err(Diagnostics::from)?;
             let mut forced = Vec::new();
@@ -312,7 +315,8 @@ impl<'m> Lowerer<'m> {
         self.data_param.as_ref()
     }
 
-    /// Warnings found so far (dropped options); taking them empties the list.
+    /// Warnings found so far (dropped options); taking them empties the list, so call it
+    /// after [`Lowerer::new`] and after each [`Lowerer::instance`].
     pub fn take_warnings(&mut self) -> Diagnostics {
         std::mem::take(&mut self.warnings)
     }
@@ -329,20 +333,21 @@ impl<'m> Lowerer<'m> {
             diagnostics,
             unsolvable: false,
         };
+        let stale = &self.stale;
         if let (Some(v), Some((name, _))) = (record, &self.data_param) {
             let mut params = self.overrides.clone();
             params.insert(name.clone(), v);
-            let stale = self.stale.clone();
             self.env.reset(|i| stale[i], params);
         }
         let model = self.env.model();
-        let stale = self.stale.clone();
         check_asserts(&mut self.env, &|i| stale[i]).map_err(fail)?;
         let (families, mut forced) = match &self.base {
             Some(base) => (Rc::clone(base), self.base_forced.clone()),
             None => {
-                let (fam, warnings) = lower_families(&mut self.env, &|_| true).map_err(fail)?;
-                if self.warnings.is_empty() {
+                let (fam, warnings) = lower_families(&mut self.env).map_err(fail)?;
+                // Every record makes the same kind of warning; report the first record's.
+                if !self.warned {
+                    self.warned = true;
                     self.warnings.extend(warnings);
                 }
                 if let Err(r) = uncoverable(&fam, &self.env.src) {

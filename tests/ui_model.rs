@@ -1,7 +1,7 @@
 //! Golden tests of the diagnostics of models, through the `dlxc` binary.
 //!
 //! Each `tests/ui/check/*.dlx` is run with `dlxc check`, each `tests/ui/run/*.dlx` with
-//! `dlxc run`; a first line `# args: ...` adds arguments (split at spaces). The golden
+//! `dlxc run`, each `tests/ui/compile/*.dlx` with `dlxc compile`; a first line `# args: ...` adds arguments (split at spaces). The golden
 //! file `*.stderr` holds what the user reads on stderr (no colour, 80 columns) and the
 //! exit code. Bless with `DLXC_BLESS=1` after reading the new output.
 
@@ -37,6 +37,10 @@ fn run(path: &Path) -> datatest_stable::Result<()> {
     run_ui(path, "run")
 }
 
+fn compile(path: &Path) -> datatest_stable::Result<()> {
+    run_ui(path, "compile")
+}
+
 /// `tests/ui/data/*.txt` are data files for a shipped model named on their first line,
 /// `# model: examples/pearl.dlx` (more arguments may follow the path).
 fn data(path: &Path) -> datatest_stable::Result<()> {
@@ -64,5 +68,6 @@ fn data(path: &Path) -> datatest_stable::Result<()> {
 datatest_stable::harness! {
     { test = check, root = "tests/ui/check", pattern = r"\.dlx$" },
     { test = run, root = "tests/ui/run", pattern = r"\.dlx$" },
+    { test = compile, root = "tests/ui/compile", pattern = r"\.dlx$" },
     { test = data, root = "tests/ui/data", pattern = r"\.txt$" },
 }

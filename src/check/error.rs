@@ -164,12 +164,6 @@ impl CheckError {
         self
     }
 
-    /// Sets the help line if there is one.
-    pub fn with_help_opt(mut self, help: Option<String>) -> CheckError {
-        self.help = help;
-        self
-    }
-
     /// Attaches the source text miette renders the labels on.
     pub fn with_source(mut self, src: &SourceFile) -> CheckError {
         self.src = Some(src.named());

@@ -591,7 +591,11 @@ fn emit_knuth(o: &mut Out<'_>, inst: &Instance) -> u8 {
             }
         }
         Err(e) => {
-            o.error(&e.to_string());
+            let r = Report::error(
+                "E0504", e.to_string()).help(
+                "Knuth's format cannot hold this problem; `dlxc compile --emit json` writes every problem, and `dlxc run` solves it directly",
+            );
+            report(o, &Diagnostics::from(Box::new(r) as crate::diag::Diag));
             return EXIT_BAD_INPUT;
         }
     }

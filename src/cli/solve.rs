@@ -31,7 +31,12 @@ pub fn solve(o: &mut Out<'_>, file: Option<&Path>, as_matrix: bool, s: &SearchAr
     let mut solver = match Solver::new(&problem) {
         Ok(s) => s,
         Err(e) => {
-            o.error(&e.to_string());
+            let r = crate::diag::report::Report::error("E0503", e.to_string())
+                .help("split the problem, or check that the file is the problem you meant");
+            report(
+                o,
+                &crate::diag::Diagnostics::from(Box::new(r) as crate::diag::Diag),
+            );
             return EXIT_BAD_INPUT;
         }
     };

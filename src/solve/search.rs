@@ -161,9 +161,26 @@ impl Links {
         // only, quiet machine): 1.9-2.6 s, against 2.7-3.7 s for one pass with a
         // data-dependent branch and 3.3 s for DLX1's walk of the active list.
         let least = lens.iter().copied().min().unwrap_or(0);
-        lens.iter()
+        // The second pass tests eight at a time, which also vectorizes, and looks
+        // inside only the block that holds the minimum.
+        const BLOCK: usize = 16;
+        let blocks = lens.chunks_exact(BLOCK);
+        let tail = blocks.remainder();
+        let mut base = 0;
+        for block in blocks {
+            if block.iter().fold(false, |hit, &t| hit | (t == least)) {
+                break;
+            }
+            base += BLOCK;
+        }
+        let rest = if base < lens.len() - tail.len() {
+            &lens[base..base + BLOCK]
+        } else {
+            tail
+        };
+        rest.iter()
             .position(|&t| t == least)
-            .map_or(0, |k| k as u32 + 1)
+            .map_or(0, |k| (base + k) as u32 + 1)
     }
 
     /// Whether every primary item is covered (X2).

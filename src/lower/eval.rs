@@ -22,7 +22,9 @@ use crate::lower::builtins;
 use crate::lower::data::{self, ParamType};
 use crate::lower::value::Value;
 use crate::source::{SourceFile, Span};
-use crate::syntax::ast::{BinaryOp, Clause, Decl, Expr, ExprKind, Model, Pattern, UnaryOp};
+use crate::syntax::ast::{
+    BinaryOp, Clause, Decl, Expr, ExprKind, Ident, Model, Pattern, UnaryOp,
+};
 
 /// An evaluation error: a boxed report (reports are large; errors are rare).
 pub type EvalError = Box<Report>;
@@ -33,6 +35,13 @@ pub type EvalResult<T> = Result<T, EvalError>;
 /// How deep user functions may call each other. The checker rejects recursion, so only
 /// an absurdly long chain of distinct functions could reach this.
 const MAX_CALL_DEPTH: usize = 256;
+
+/// Whether two names are the same; loop variables are short and mostly differ in
+/// length or first letter, which is decided here without a call to `memcmp`.
+#[inline]
+fn same_name(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
+}
 
 /// The state of one top-level value.
 #[derive(Clone, Debug)]
@@ -53,6 +62,10 @@ pub struct Env<'m> {
     model: &'m Model,
     /// Top-level declaration index by name.
     names: FxHashMap<&'m str, usize>,
+    /// Top-level declaration index by the address of a name as written in the model:
+    /// filled on first use, so that a name read 81 times per data record is hashed
+    /// as one pointer, not as a string compared byte by byte.
+    resolved: FxHashMap<usize, usize>,
     /// One slot per declaration; only params and lets use theirs.
     globals: Vec<Slot>,
     /// Parameter values given from outside (`-p`, a data record), by name.
@@ -79,6 +92,7 @@ impl<'m> Env<'m> {
             src: src.clone(),
             model,
             names,
+            resolved: FxHashMap::default(),
             globals: vec![Slot::Pending; model.decls.len()],
             params,
             locals: Vec::new(),
@@ -320,7 +334,7 @@ impl<'m> Env<'m> {
             ExprKind::Int(i) => Ok(Value::Int(*i)),
             ExprKind::Bool(b) => Ok(Value::Bool(*b)),
             ExprKind::Str(s) => Ok(Value::str(s)),
-            ExprKind::Name(id) => self.lookup(&id.name, e.span),
+            ExprKind::Name(id) => self.lookup(id, e.span),
             ExprKind::Tuple(xs) => Ok(Value::tuple(self.eval_all(xs)?)),
             ExprKind::List(xs) => Ok(Value::list(self.eval_all(xs)?)),
             ExprKind::Set(xs) => Ok(Value::set(self.eval_all(xs)?)),
@@ -473,17 +487,26 @@ impl<'m> Env<'m> {
     }
 
     /// The value of a name: a local, a parameter or a `let`.
-    fn lookup(&mut self, name: &str, span: Span) -> EvalResult<Value> {
-        if let Some((_, v)) = self.locals.iter().rev().find(|(n, _)| *n == name) {
+    fn lookup(&mut self, id: &'m Ident, span: Span) -> EvalResult<Value> {
+        let name = id.name.as_str();
+        if let Some((_, v)) = self.locals.iter().rev().find(|(n, _)| same_name(n, name)) {
             return Ok(v.clone());
         }
-        let Some(&i) = self.names.get(name) else {
-            return Err(self.error(
-                "E0101",
-                format!("undefined name `{name}`"),
-                span,
-                "not defined",
-            ));
+        let at = std::ptr::from_ref(id) as usize;
+        let i = match self.resolved.get(&at) {
+            Some(&i) => i,
+            None => {
+                let Some(&i) = self.names.get(name) else {
+                    return Err(self.error(
+                        "E0101",
+                        format!("undefined name `{name}`"),
+                        span,
+                        "not defined",
+                    ));
+                };
+                self.resolved.insert(at, i);
+                i
+            }
         };
         self.global(i, span)
     }

@@ -19,55 +19,60 @@ pub const FILL: &str = ".";
 /// painted text is one character the cells are written side by side (`534678912`);
 /// otherwise they are right-aligned to the widest text and separated by spaces.
 pub fn paint_grid(families: &Families, chosen: &[OptionId]) -> Option<Vec<String>> {
-    // Later cells paint over earlier ones: the canvas first, then the options in order.
-    // Sorting by (row, column, order painted) keeps that order among cells painted
-    // more than once; the order makes every key distinct, so an unstable sort (no
-    // scratch buffer, far cheaper on the 81 cells of a sudoku) gives the same result.
     let painted = |id: &OptionId| {
         families
             .paints
             .get(id.index())
             .map_or(&[][..], Vec::as_slice)
     };
-    let total = families.canvas.len() + chosen.iter().map(|id| painted(id).len()).sum::<usize>();
-    let mut cells: Vec<(i64, i64, u32, &str)> = Vec::with_capacity(total);
-    let all = families
+    // Later cells paint over earlier ones: the canvas first, then the options in order.
+    let cells: Vec<(i64, i64, &str)> = families
         .canvas
         .iter()
-        .chain(chosen.iter().flat_map(painted));
-    for (k, p) in all.enumerate() {
-        cells.push((p.row, p.col, k as u32, p.text.as_str()));
-    }
-    if cells.is_empty() {
-        return None;
-    }
-    cells.sort_unstable_by_key(|&(r, c, k, _)| (r, c, k));
-    let min_row = cells.first()?.0;
-    let max_row = cells.last()?.0;
+        .chain(chosen.iter().flat_map(painted))
+        .map(|p| (p.row, p.col, p.text.as_str()))
+        .collect();
+    let min_row = cells.iter().map(|c| c.0).min()?;
+    let max_row = cells.iter().map(|c| c.0).max()?;
     let min_col = cells.iter().map(|c| c.1).min()?;
     let width = cells
         .iter()
-        .map(|c| c.3.chars().count())
+        .map(|c| c.2.chars().count())
         .max()
         .unwrap_or(1)
         .max(1);
-    let mut rows = Vec::with_capacity((max_row - min_row + 1) as usize);
-    let mut k = 0;
-    for r in min_row..=max_row {
-        let mut line = String::with_capacity(width * 16);
-        let mut next_col = min_col;
-        while k < cells.len() && cells[k].0 == r {
-            // The last cell painted at a position wins.
-            let c = cells[k].1;
-            while k + 1 < cells.len() && cells[k + 1].0 == r && cells[k + 1].1 == c {
-                k += 1;
-            }
-            for hole in next_col..c {
-                push_cell(&mut line, FILL, width, hole == min_col);
-            }
-            push_cell(&mut line, cells[k].3, width, c == min_col);
-            next_col = c + 1;
-            k += 1;
+    // Bucket the cells by row, keeping the order painted within a row (a counting
+    // sort: linear, where sorting the 81 cells of a sudoku was most of the rendering).
+    let n_rows = usize::try_from(max_row - min_row).ok()? + 1;
+    let mut start = vec![0usize; n_rows + 1];
+    for c in &cells {
+        start[(c.0 - min_row) as usize + 1] += 1;
+    }
+    for r in 0..n_rows {
+        start[r + 1] += start[r];
+    }
+    let mut next = start.clone();
+    let mut by_row = vec![0usize; cells.len()];
+    for (k, c) in cells.iter().enumerate() {
+        let r = (c.0 - min_row) as usize;
+        by_row[next[r]] = k;
+        next[r] += 1;
+    }
+    // Each row is drawn into a buffer as long as the row prints, so the last cell
+    // painted at a position wins and holes are what nobody painted.
+    let mut rows = Vec::with_capacity(n_rows);
+    let mut buffer: Vec<Option<&str>> = Vec::new();
+    for r in 0..n_rows {
+        let row = &by_row[start[r]..start[r + 1]];
+        let end = row.iter().map(|&k| cells[k].1 - min_col + 1).max().unwrap_or(0);
+        buffer.clear();
+        buffer.resize(end as usize, None);
+        for &k in row {
+            buffer[(cells[k].1 - min_col) as usize] = Some(cells[k].2);
+        }
+        let mut line = String::with_capacity(buffer.len() * (width + 1));
+        for (i, text) in buffer.iter().enumerate() {
+            push_cell(&mut line, text.unwrap_or(FILL), width, i == 0);
         }
         rows.push(line);
     }
@@ -128,6 +133,25 @@ mod tests {
         ]);
         let g = paint_grid(&f, &[OptionId(0), OptionId(1)]).unwrap();
         assert_eq!(g, ["A", "AB", "..B"]);
+    }
+
+    #[test]
+    fn later_cells_paint_over_earlier_ones_and_holes_show_fill() {
+        let mut f = fam(vec![
+            vec![(0, 0, "a"), (0, 3, "b")],
+            vec![(0, 0, "c"), (2, 1, "d")],
+        ]);
+        f.canvas = vec![PaintCell {
+            row: 0,
+            col: 1,
+            text: "#".into(),
+        }];
+        // The canvas is under everything; option 1 paints over option 0 at (0, 0) when
+        // it comes later in the solution, and not when it comes first.
+        let g = paint_grid(&f, &[OptionId(0), OptionId(1)]).unwrap();
+        assert_eq!(g, ["c#.b", "", ".d"]);
+        let g = paint_grid(&f, &[OptionId(1), OptionId(0)]).unwrap();
+        assert_eq!(g, ["a#.b", "", ".d"]);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! `dlxc run`, `dlxc check` and `dlxc compile`: a model through the whole pipeline.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 use std::time::Instant;
 
 use serde_json::json;
@@ -153,7 +154,18 @@ fn lowerer<'m>(o: &mut Out<'_>, f: &'m Front, args: &ModelArgs) -> Option<Lowere
 struct RecordIn {
     value: Option<Value>,
     index: Option<usize>,
-    place: String,
+    /// The data file and the line the record starts on, for notes; empty without data.
+    file: Rc<str>,
+    line: usize,
+}
+
+impl RecordIn {
+    /// "record 3 (puzzles.txt, line 5)", written only when a note needs it: a run over
+    /// fifty thousand records should not format fifty thousand places it never shows.
+    fn place(&self) -> Option<String> {
+        self.index
+            .map(|k| format!("record {k} ({}, line {})", self.file, self.line))
+    }
 }
 
 fn records(o: &mut Out<'_>, args: &ModelArgs, lowerer: &Lowerer<'_>) -> Option<Vec<RecordIn>> {
@@ -161,7 +173,8 @@ fn records(o: &mut Out<'_>, args: &ModelArgs, lowerer: &Lowerer<'_>) -> Option<V
         return Some(vec![RecordIn {
             value: None,
             index: None,
-            place: String::new(),
+            file: Rc::from(""),
+            line: 0,
         }]);
     };
     let (_, ty) = lowerer.data_param()?.clone();
@@ -195,6 +208,7 @@ fn records(o: &mut Out<'_>, args: &ModelArgs, lowerer: &Lowerer<'_>) -> Option<V
             return None;
         }
     };
+    let file: Rc<str> = Rc::from(src.name());
     let mut out = Vec::with_capacity(recs.len());
     let mut errors = Diagnostics::new();
     for (k, rec) in recs.iter().enumerate() {
@@ -202,7 +216,8 @@ fn records(o: &mut Out<'_>, args: &ModelArgs, lowerer: &Lowerer<'_>) -> Option<V
             Ok(v) => out.push(RecordIn {
                 value: Some(v),
                 index: Some(k),
-                place: format!("record {k} ({}, line {})", src.name(), rec.line),
+                file: Rc::clone(&file),
+                line: rec.line,
             }),
             Err(e) => {
                 let line_no = rec.line + e.line.unwrap_or(0);
@@ -294,12 +309,8 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
     let mut solver: Option<Solver> = None;
     let mut optimizer: Option<Optimizer> = None;
     let (mut unsolved, mut cut, mut broken) = (0usize, 0usize, 0usize);
-    for RecordIn {
-        value,
-        index: record,
-        place,
-    } in records
-    {
+    for mut rec in records {
+        let (value, record) = (rec.value.take(), rec.index);
         if crate::cli::interrupt_flag().load(std::sync::atomic::Ordering::Relaxed) {
             cut += 1;
             break;
@@ -312,7 +323,7 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
                 diagnostics,
                 unsolvable,
             }) => {
-                if !place.is_empty() {
+                if let Some(place) = rec.place() {
                     o.note(&format!("in {place}:"));
                 }
                 report(o, &diagnostics);
@@ -402,7 +413,7 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
                 }
             }
             Err(clash) => {
-                if !place.is_empty() {
+                if let Some(place) = rec.place() {
                     o.note(&format!("in {place}:"));
                 }
                 report(
@@ -535,12 +546,12 @@ pub fn check(o: &mut Out<'_>, args: &ModelArgs) -> u8 {
         return EXIT_BAD_INPUT;
     };
     let mut bad = false;
-    for rec in records {
-        let lowered = lowerer.instance(rec.value);
+    for mut rec in records {
+        let lowered = lowerer.instance(rec.value.take());
         report(o, &lowerer.take_warnings());
         if let Err(fail) = lowered {
-            if !rec.place.is_empty() {
-                o.note(&format!("in {}:", rec.place));
+            if let Some(place) = rec.place() {
+                o.note(&format!("in {place}:"));
             }
             bad |= report(o, &fail.diagnostics) && !fail.unsolvable;
         }

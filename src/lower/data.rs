@@ -237,10 +237,19 @@ pub fn parse_text(text: &str, ty: &ParamType) -> Result<Value, ShapeError> {
                 .map(str::trim_end)
                 .filter(|l| !l.trim().is_empty())
                 .collect();
-            let rows: Vec<String> = match dims {
+            let rows: Vec<Value> = match dims {
                 Some((r, c)) if lines.len() == 1 && lines[0].chars().count() == r * c && *r > 1 => {
-                    let chars: Vec<char> = lines[0].chars().collect();
-                    chars.chunks(*c).map(|ch| ch.iter().collect()).collect()
+                    // One line holding the whole grid: cut it every `c` characters.
+                    let line = lines[0];
+                    let cuts: Vec<usize> = line
+                        .char_indices()
+                        .map(|(i, _)| i)
+                        .step_by(*c)
+                        .chain([line.len()])
+                        .collect();
+                    cuts.windows(2)
+                        .map(|w| Value::str(&line[w[0]..w[1]]))
+                        .collect()
                 }
                 Some((r, c)) => {
                     if lines.len() != *r {
@@ -261,11 +270,11 @@ pub fn parse_text(text: &str, ty: &ParamType) -> Result<Value, ShapeError> {
                             ));
                         }
                     }
-                    lines.iter().map(|l| l.trim().to_string()).collect()
+                    lines.iter().map(|l| Value::str(l.trim())).collect()
                 }
-                None => lines.iter().map(|l| l.trim().to_string()).collect(),
+                None => lines.iter().map(|l| Value::str(l.trim())).collect(),
             };
-            Ok(Value::list(rows.iter().map(|r| Value::str(r)).collect()))
+            Ok(Value::list(rows))
         }
         ParamType::List | ParamType::Set | ParamType::Map => Err(err(
             None,

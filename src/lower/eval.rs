@@ -22,9 +22,7 @@ use crate::lower::builtins;
 use crate::lower::data::{self, ParamType};
 use crate::lower::value::Value;
 use crate::source::{SourceFile, Span};
-use crate::syntax::ast::{
-    BinaryOp, Clause, Decl, Expr, ExprKind, Ident, Model, Pattern, UnaryOp,
-};
+use crate::syntax::ast::{BinaryOp, Clause, Decl, Expr, ExprKind, Ident, Model, Pattern, UnaryOp};
 
 /// An evaluation error: a boxed report (reports are large; errors are rare).
 pub type EvalError = Box<Report>;

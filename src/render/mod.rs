@@ -64,7 +64,11 @@ pub fn paint_grid(families: &Families, chosen: &[OptionId]) -> Option<Vec<String
     let mut buffer: Vec<Option<&str>> = Vec::new();
     for r in 0..n_rows {
         let row = &by_row[start[r]..start[r + 1]];
-        let end = row.iter().map(|&k| cells[k].1 - min_col + 1).max().unwrap_or(0);
+        let end = row
+            .iter()
+            .map(|&k| cells[k].1 - min_col + 1)
+            .max()
+            .unwrap_or(0);
         buffer.clear();
         buffer.resize(end as usize, None);
         for &k in row {

@@ -155,32 +155,7 @@ impl Links {
     /// active list. Called only when some primary item is active.
     #[inline]
     fn choose(&self) -> u32 {
-        let lens = &self.len[1..=self.n_primary as usize];
-        // Two passes over a dense array: the minimum vectorizes, and the search for its
-        // first position stops early. Measured on the 49,158 17-clue sudokus (engine
-        // only, quiet machine): 1.9-2.6 s, against 2.7-3.7 s for one pass with a
-        // data-dependent branch and 3.3 s for DLX1's walk of the active list.
-        let least = lens.iter().copied().min().unwrap_or(0);
-        // The second pass tests eight at a time, which also vectorizes, and looks
-        // inside only the block that holds the minimum.
-        const BLOCK: usize = 16;
-        let blocks = lens.chunks_exact(BLOCK);
-        let tail = blocks.remainder();
-        let mut base = 0;
-        for block in blocks {
-            if block.iter().fold(false, |hit, &t| hit | (t == least)) {
-                break;
-            }
-            base += BLOCK;
-        }
-        let rest = if base < lens.len() - tail.len() {
-            &lens[base..base + BLOCK]
-        } else {
-            tail
-        };
-        rest.iter()
-            .position(|&t| t == least)
-            .map_or(0, |k| (base + k) as u32 + 1)
+        first_least(&self.len[1..=self.n_primary as usize]) as u32 + 1
     }
 
     /// Whether every primary item is covered (X2).
@@ -188,6 +163,58 @@ impl Links {
     fn all_covered(&self) -> bool {
         self.items[0].rlink == 0
     }
+}
+
+/// The index of the first least element of `lens` (0 when empty), using AVX2 when the
+/// processor has it.
+///
+/// Why the care: on sudoku this scan of ~300 LENs per node is the largest single cost
+/// of the search. Measured with `cargo bench --bench engine sudoku17` (first solution
+/// of the 49,158 17-clue puzzles, the same binary run in alternation, 2-core VM):
+/// DLX1's walk of the active list 3.3 s; one pass with a data-dependent branch
+/// 2.7-3.7 s; two passes 1.9-2.6 s; the second pass sixteen at a time 1.5-2.0 s; and
+/// compiled for AVX2 1.25-1.8 s, 10-15% faster than without in every pair of runs.
+#[inline]
+fn first_least(lens: &[i32]) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has AVX2, which is all that `first_least_avx2` requires.
+        #[allow(unsafe_code)]
+        return unsafe { first_least_avx2(lens) };
+    }
+    first_least_portable(lens)
+}
+
+/// [`first_least_portable`] compiled for AVX2, where the minimum of eight integers is
+/// one instruction (baseline x86-64 has no minimum of 32-bit integers at all).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn first_least_avx2(lens: &[i32]) -> usize {
+    first_least_portable(lens)
+}
+
+/// Two passes over a dense array: the minimum vectorizes, and the search for its first
+/// position tests sixteen at a time, which also vectorizes, and looks inside only the
+/// block that holds the minimum.
+#[inline(always)]
+fn first_least_portable(lens: &[i32]) -> usize {
+    let least = lens.iter().copied().min().unwrap_or(0);
+    const BLOCK: usize = 16;
+    let blocks = lens.chunks_exact(BLOCK);
+    let tail = blocks.remainder();
+    let mut base = 0;
+    for block in blocks {
+        if block.iter().fold(false, |hit, &t| hit | (t == least)) {
+            break;
+        }
+        base += BLOCK;
+    }
+    let rest = if base < lens.len() - tail.len() {
+        &lens[base..base + BLOCK]
+    } else {
+        tail
+    };
+    base + rest.iter().position(|&t| t == least).unwrap_or(0)
 }
 
 /// The search proper, run with the forced options already covered. `solution` holds the
@@ -309,4 +336,31 @@ pub(crate) fn run(
     solution.truncate(forced);
     stats.elapsed = start.elapsed();
     Outcome { stats, end }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{first_least, first_least_portable};
+
+    /// Every length around the block size, ties everywhere, covered items (huge LENs):
+    /// the dispatched scan (AVX2 where the machine has it) agrees with a plain one.
+    #[test]
+    fn the_first_least_len_is_found_whatever_the_length_and_ties() {
+        let mut rng = crate::testing::Rng(0x9e37_79b9_7f4a_7c15);
+        let mut next = || rng.next_u64();
+        for n in 1..80 {
+            for _ in 0..50 {
+                let lens: Vec<i32> = (0..n)
+                    .map(|_| match next() % 4 {
+                        0 => super::COVERED + (next() % 5) as i32,
+                        _ => (next() % 4) as i32,
+                    })
+                    .collect();
+                let least = *lens.iter().min().unwrap();
+                let want = lens.iter().position(|&t| t == least).unwrap();
+                assert_eq!(first_least(&lens), want, "{lens:?}");
+                assert_eq!(first_least_portable(&lens), want, "{lens:?}");
+            }
+        }
+    }
 }

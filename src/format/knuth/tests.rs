@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::problem::{ColorId, OptionId};
+use crate::testing::Rng;
 
 const PAPER: &str = "| Knuth's 6x7 example from \"Dancing Links\"\n\
                      A B C D E F G\n\
@@ -399,18 +400,6 @@ fn shipped_examples_have_the_solutions_their_comments_claim() {
     assert_eq!(brute_force(&m), brute_force(&paper));
     for (a, b) in m.options.iter().zip(&paper.options) {
         assert_eq!(a.entries, b.entries);
-    }
-}
-
-/// A small deterministic generator (xorshift), so the random test needs no crate.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
     }
 }
 

@@ -218,8 +218,11 @@ fn first_least_portable(lens: &[i32]) -> usize {
 }
 
 /// The search proper, run with the forced options already covered. `solution` holds the
-/// forced options on entry; the loop appends and truncates behind them. Leaves the links
-/// as it found them.
+/// forced options on entry; the loop appends and truncates behind them.
+///
+/// Returns the outcome and the number of levels still covered when the loop was left
+/// early (a solution that stopped the search, a limit): the caller puts the links back
+/// as they were, either with [`unwind`] or by copying a snapshot.
 pub(crate) fn run(
     links: &mut Links,
     choice: &mut Vec<u32>,
@@ -227,7 +230,7 @@ pub(crate) fn run(
     config: &SearchConfig,
     on_solution: &mut dyn FnMut(&[OptionId]) -> Flow,
     start: Instant,
-) -> Outcome {
+) -> (Outcome, usize) {
     let mut stats = Stats::default();
     let forced = solution.len();
     choice.clear();
@@ -238,7 +241,7 @@ pub(crate) fn run(
     // X1 was done by `Links::new` and by covering the forced options.
     let node_limit = config.node_limit.unwrap_or(u64::MAX);
     let mut step = Step::Forward;
-    // How many levels are fully covered when the loop is left early; they get unwound.
+    // How many levels are fully covered when the loop is left early.
     let end: End;
     let covered_levels: usize;
     loop {
@@ -327,15 +330,18 @@ pub(crate) fn run(
             }
         }
     }
-    // Unwind whatever is still covered: levels covered_levels-1 down to 0.
-    for l in (0..covered_levels).rev() {
-        let x = choice[l];
+    solution.truncate(forced);
+    stats.elapsed = start.elapsed();
+    (Outcome { stats, end }, covered_levels)
+}
+
+/// Uncovers the options of levels `levels-1` down to 0 of `choice`, as the search would
+/// have on its way back up.
+pub(crate) fn unwind(links: &mut Links, choice: &[u32], levels: usize) {
+    for &x in choice[..levels].iter().rev() {
         links.uncover_others(x);
         links.uncover(links.nodes[x as usize].top as u32);
     }
-    solution.truncate(forced);
-    stats.elapsed = start.elapsed();
-    Outcome { stats, end }
 }
 
 #[cfg(test)]

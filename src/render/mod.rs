@@ -26,12 +26,16 @@ pub fn paint_grid(families: &Families, chosen: &[OptionId]) -> Option<Vec<String
             .map_or(&[][..], Vec::as_slice)
     };
     // Later cells paint over earlier ones: the canvas first, then the options in order.
-    let cells: Vec<(i64, i64, &str)> = families
-        .canvas
-        .iter()
-        .chain(chosen.iter().flat_map(painted))
-        .map(|p| (p.row, p.col, p.text.as_str()))
-        .collect();
+    // (The flattened iterator cannot tell its length, so the buffer is sized first.)
+    let total = families.canvas.len() + chosen.iter().map(|id| painted(id).len()).sum::<usize>();
+    let mut cells: Vec<(i64, i64, &str)> = Vec::with_capacity(total);
+    cells.extend(
+        families
+            .canvas
+            .iter()
+            .chain(chosen.iter().flat_map(painted))
+            .map(|p| (p.row, p.col, p.text.as_str())),
+    );
     let min_row = cells.iter().map(|c| c.0).min()?;
     let max_row = cells.iter().map(|c| c.0).max()?;
     let min_col = cells.iter().map(|c| c.1).min()?;

@@ -142,7 +142,7 @@ fn one_solver_many_forced_searches() {
         let clues: Vec<OptionId> = grid
             .iter()
             .copied()
-            .filter(|o| (o.0 as usize + k) % 3 == 0)
+            .filter(|o| (o.0 as usize + k).is_multiple_of(3))
             .collect();
         let sols = all(&mut s, &clues).unwrap();
         assert!(sols.iter().all(|s| s.starts_with(&clues)));

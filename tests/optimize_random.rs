@@ -97,7 +97,7 @@ fn brute_force(p: &Problem, forced: &[OptionId]) -> Vec<(Vec<u32>, i64, i64)> {
 }
 
 fn forced_for(p: &Problem, seed: u64) -> Vec<OptionId> {
-    if seed % 3 == 0 && !p.options.is_empty() {
+    if seed.is_multiple_of(3) && !p.options.is_empty() {
         vec![OptionId((seed / 3 % p.options.len() as u64) as u32)]
     } else {
         Vec::new()

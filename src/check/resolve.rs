@@ -252,31 +252,30 @@ impl<'a> Resolver<'a> {
         if let Some(color) = &c.color {
             self.expr(color);
         }
-        if let Some(d) = self.family(&c.family, &c.index, Family::Item) {
-            if let (Decl::Item(item), Some(color)) = (&self.decls[d], &c.color) {
-                if item.class != ItemClass::Colored {
-                    let class = match item.class {
-                        ItemClass::Secondary => "secondary",
-                        _ => "primary",
-                    };
-                    let e = CheckError::new(
-                        Code::ColorOnUncolored,
-                        format!(
-                            "`{}` is a {class} item family, so it cannot take a color",
-                            item.name.name
-                        ),
-                        color.span,
-                        "color given here",
-                    )
-                    .with_label(item.name.span, format!("declared as a {class} item here"))
-                    .with_help(format!(
-                        "declare it `colored item {}[...]` so options that give it the same \
+        if let Some(d) = self.family(&c.family, &c.index, Family::Item)
+            && let (Decl::Item(item), Some(color)) = (&self.decls[d], &c.color)
+            && item.class != ItemClass::Colored
+        {
+            let class = match item.class {
+                ItemClass::Secondary => "secondary",
+                _ => "primary",
+            };
+            let e = CheckError::new(
+                Code::ColorOnUncolored,
+                format!(
+                    "`{}` is a {class} item family, so it cannot take a color",
+                    item.name.name
+                ),
+                color.span,
+                "color given here",
+            )
+            .with_label(item.name.span, format!("declared as a {class} item here"))
+            .with_help(format!(
+                "declare it `colored item {}[...]` so options that give it the same \
                          color can share it, or remove the `= ...`",
-                        item.name.name
-                    ));
-                    self.error(e);
-                }
-            }
+                item.name.name
+            ));
+            self.error(e);
         }
         self.end_scope(mark);
     }
@@ -606,37 +605,37 @@ impl<'a> Resolver<'a> {
     fn call(&mut self, func: &Ident, given: usize, span: Span) {
         let decls = self.decls;
         let found = self.names.get(&func.name).copied();
-        if let Some(d) = found {
-            if let Decl::Fn(f) = &decls[d] {
-                self.refs[self.current].push((d, func.span));
-                if f.params.len() != given {
-                    let e = CheckError::new(
-                        Code::ArgumentCount,
-                        format!(
-                            "wrong number of arguments to `{}`: expected {}, found {given}",
-                            f.name.name,
-                            f.params.len()
-                        ),
-                        span,
-                        format!("{} given", plural(given, "argument", "arguments")),
-                    )
-                    .with_label(
-                        f.name.span,
-                        format!(
-                            "`{}` defined here with {}",
-                            f.name.name,
-                            plural(f.params.len(), "parameter", "parameters")
-                        ),
-                    )
-                    .with_help(format!(
-                        "call it as `{}({})`",
+        if let Some(d) = found
+            && let Decl::Fn(f) = &decls[d]
+        {
+            self.refs[self.current].push((d, func.span));
+            if f.params.len() != given {
+                let e = CheckError::new(
+                    Code::ArgumentCount,
+                    format!(
+                        "wrong number of arguments to `{}`: expected {}, found {given}",
                         f.name.name,
-                        idents(&f.params)
-                    ));
-                    self.error(e);
-                }
-                return;
+                        f.params.len()
+                    ),
+                    span,
+                    format!("{} given", plural(given, "argument", "arguments")),
+                )
+                .with_label(
+                    f.name.span,
+                    format!(
+                        "`{}` defined here with {}",
+                        f.name.name,
+                        plural(f.params.len(), "parameter", "parameters")
+                    ),
+                )
+                .with_help(format!(
+                    "call it as `{}({})`",
+                    f.name.name,
+                    idents(&f.params)
+                ));
+                self.error(e);
             }
+            return;
         }
         if let Some((lo, hi, doc)) = builtins::signature(&func.name) {
             if given < lo || given > hi {

@@ -62,25 +62,25 @@ pub fn paint_grid(families: &Families, chosen: &[OptionId]) -> Option<Vec<String
         by_row[next[r]] = k;
         next[r] += 1;
     }
-    // Each row is drawn into a buffer as long as the row prints, so the last cell
-    // painted at a position wins and holes are what nobody painted.
+    // Within a row, a stable sort by column keeps the order painted among cells at the
+    // same place, so the last of each run is the one that shows; holes are what nobody
+    // painted. (Rows hold few cells; the memory used is that of the printed text.)
     let mut rows = Vec::with_capacity(n_rows);
-    let mut buffer: Vec<Option<&str>> = Vec::new();
     for r in 0..n_rows {
-        let row = &by_row[start[r]..start[r + 1]];
-        let end = row
-            .iter()
-            .map(|&k| cells[k].1 - min_col + 1)
-            .max()
-            .unwrap_or(0);
-        buffer.clear();
-        buffer.resize(end as usize, None);
-        for &k in row {
-            buffer[(cells[k].1 - min_col) as usize] = Some(cells[k].2);
-        }
-        let mut line = String::with_capacity(buffer.len() * (width + 1));
-        for (i, text) in buffer.iter().enumerate() {
-            push_cell(&mut line, text.unwrap_or(FILL), width, i == 0);
+        let row = &mut by_row[start[r]..start[r + 1]];
+        row.sort_by_key(|&k| cells[k].1);
+        let mut line = String::new();
+        let mut next_col = min_col;
+        for (j, &k) in row.iter().enumerate() {
+            let (_, col, text) = cells[k];
+            if row.get(j + 1).is_some_and(|&n| cells[n].1 == col) {
+                continue; // painted over later
+            }
+            for hole in next_col..col {
+                push_cell(&mut line, FILL, width, hole == min_col);
+            }
+            push_cell(&mut line, text, width, col == min_col);
+            next_col = col + 1;
         }
         rows.push(line);
     }
@@ -160,6 +160,22 @@ mod tests {
         assert_eq!(g, ["c#.b", "", ".d"]);
         let g = paint_grid(&f, &[OptionId(1), OptionId(0)]).unwrap();
         assert_eq!(g, ["a#.b", "", ".d"]);
+    }
+
+    #[test]
+    fn negative_and_distant_coordinates_keep_their_places() {
+        let f = fam(vec![vec![
+            (-1, 3, "10"),
+            (1, -1, "x"),
+            (1, 1, "7"),
+            (-1, 3, "11"),
+        ]]);
+        let g = paint_grid(&f, &[OptionId(0)]).unwrap();
+        assert_eq!(g, [" .  .  .  . 11", "", " x  .  7"]);
+        let far = fam(vec![vec![(0, 0, "a"), (0, 1000, "b")]]);
+        let g = paint_grid(&far, &[OptionId(0)]).unwrap();
+        assert_eq!(g[0].len(), 1001);
+        assert!(g[0].starts_with("a.") && g[0].ends_with(".b"));
     }
 
     #[test]

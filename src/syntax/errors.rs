@@ -576,10 +576,10 @@ fn help_for(words: &[&str], tok: &Token) -> String {
     if tok.shown == "`=`" && wants("an operator") {
         return "to compare two values, write `==`".to_string();
     }
-    if tok.shown == "end of file" {
-        if let Some(w) = words.first() {
-            return format!("the model ends too early: add {w} at the end");
-        }
+    if tok.shown == "end of file"
+        && let Some(w) = words.first()
+    {
+        return format!("the model ends too early: add {w} at the end");
     }
     if words.first() == Some(&"an operator") && wants("a declaration") {
         return "either an operator is missing, or a declaration starts here: declarations \

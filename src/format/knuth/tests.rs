@@ -305,7 +305,7 @@ fn garbage_never_panics() {
             .bytes()
             .enumerate()
             .map(|(i, b)| {
-                if (i as u32 * 31 + seed) % 7 == 0 {
+                if (i as u32 * 31 + seed).is_multiple_of(7) {
                     b"|: \n9"[(seed % 5) as usize]
                 } else {
                     b

@@ -345,10 +345,8 @@ impl<'m> Env<'m> {
     /// Evaluates an expression that is not a name or a number.
     fn eval_compound(&mut self, e: &'m Expr) -> EvalResult<Value> {
         match &e.kind {
-            ExprKind::Int(i) => Ok(Value::Int(*i)),
-            ExprKind::Bool(b) => Ok(Value::Bool(*b)),
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Name(_) => self.eval(e),
             ExprKind::Str(s) => Ok(Value::str(s)),
-            ExprKind::Name(id) => self.lookup(id, e.span),
             ExprKind::Tuple(xs) => Ok(Value::tuple(self.eval_all(xs)?)),
             ExprKind::List(xs) => Ok(Value::list(self.eval_all(xs)?)),
             ExprKind::Set(xs) => Ok(Value::set(self.eval_all(xs)?)),

@@ -182,11 +182,18 @@ pub fn lower_families<'m>(env: &mut Env<'m>) -> Result<(Families, Diagnostics), 
     Ok((fam, warnings))
 }
 
-fn eval_index<'m>(
+/// Evaluates an index (`[r, c, v]`) into `out`, a buffer reused for every binding of a
+/// family: the lookups only borrow it, and a sudoku record forces 81 options.
+fn eval_index_into<'m>(
     env: &mut Env<'m>,
     index: &'m [crate::syntax::ast::Expr],
-) -> EvalResult<Vec<Value>> {
-    index.iter().map(|e| env.eval(e)).collect()
+    out: &mut Vec<Value>,
+) -> EvalResult<()> {
+    out.clear();
+    for e in index {
+        out.push(env.eval(e)?);
+    }
+    Ok(())
 }
 
 fn lower_items<'m>(
@@ -197,12 +204,13 @@ fn lower_items<'m>(
 ) -> EvalResult<()> {
     let limit = env.size_limit;
     let mut made = 0usize;
+    let mut index = Vec::with_capacity(item.index.len());
     env.for_each(&item.clauses, &mut |env| {
         made += 1;
         if made > limit {
             return Err(too_many(env, "item", limit, item.name.span));
         }
-        let index = eval_index(env, &item.index)?;
+        eval_index_into(env, &item.index, &mut index)?;
         let kind = match item.class {
             ItemClass::Primary => ItemKind::Primary {
                 bounds: match &item.bounds {
@@ -283,15 +291,16 @@ fn lower_options<'m>(
     let mut dropped = 0usize;
     let mut first_dropped: Option<String> = None;
     let mut entries: Vec<(Entry, Span)> = Vec::new();
+    let (mut index, mut key) = (Vec::with_capacity(opt.index.len()), Vec::new());
     env.for_each(&opt.clauses, &mut |env| {
         made += 1;
         if made > limit {
             return Err(too_many(env, "option", limit, opt.name.span));
         }
-        let index = eval_index(env, &opt.index)?;
+        eval_index_into(env, &opt.index, &mut index)?;
         entries.clear();
         for cover in &opt.covers {
-            collect_cover(env, cover, &names, fam, &mut entries)?;
+            collect_cover(env, cover, &names, fam, &mut key, &mut entries)?;
         }
         let cost = match &opt.cost {
             Some(e) => Some(env.eval_int(e, "a cost")?),
@@ -396,6 +405,7 @@ fn collect_cover<'m>(
     cover: &'m CoverEntry,
     families: &HashMap<String, usize>,
     fam: &mut Families,
+    index: &mut Vec<Value>,
     entries: &mut Vec<(Entry, Span)>,
 ) -> EvalResult<()> {
     let Some(&family) = families.get(&cover.family.name) else {
@@ -407,9 +417,9 @@ fn collect_cover<'m>(
         ));
     };
     env.for_each(&cover.clauses, &mut |env| {
-        let index = eval_index(env, &cover.index)?;
-        let Some(item) = fam.items.get(family, &index) else {
-            let name = display_name(&cover.family.name, &index);
+        eval_index_into(env, &cover.index, index)?;
+        let Some(item) = fam.items.get(family, index) else {
+            let name = display_name(&cover.family.name, index);
             return Err(env.error(
                 "E0401",
                 format!("option covers `{name}`, which is not an item"),
@@ -465,11 +475,7 @@ pub fn lower_force<'m>(
     };
     let mut index = Vec::with_capacity(force.index.len());
     env.for_each(&force.clauses, &mut |env| {
-        // One buffer for every binding: a sudoku record forces 81 options.
-        index.clear();
-        for e in &force.index {
-            index.push(env.eval(e)?);
-        }
+        eval_index_into(env, &force.index, &mut index)?;
         match fam.options.get(family, &index) {
             Some(id) => {
                 out.push(id);

@@ -35,8 +35,6 @@ pub(crate) struct Mcc {
     forced_by: Vec<u32>,
     /// The color (as in `Dance::color`) a forced option gave each secondary item.
     claim: Vec<i32>,
-    /// Marks the options forced in the current search, to refuse one forced twice.
-    forced_mark: Vec<bool>,
 }
 
 impl Mcc {
@@ -75,7 +73,6 @@ impl Mcc {
                 zero.push(i as u32);
             }
         }
-        let options = links.option_start.len() - 1;
         Mcc {
             dance: Dance {
                 links,
@@ -87,7 +84,6 @@ impl Mcc {
             zero,
             forced_by: vec![u32::MAX; n + 1],
             claim: vec![0; n + 1],
-            forced_mark: vec![false; options],
         }
     }
 
@@ -111,8 +107,6 @@ impl Mcc {
         on_solution: &mut dyn FnMut(&[OptionId]) -> Flow,
         start: Instant,
     ) -> Result<Outcome, Clash> {
-        #[cfg(debug_assertions)]
-        let before = self.dance.clone();
         let mut ignored = 0;
         for &i in &self.zero {
             self.dance.cover(i, &mut ignored);
@@ -124,7 +118,6 @@ impl Mcc {
                 clash = Some(c);
                 break;
             }
-            self.forced_mark[o.index()] = true;
             let range = self.dance.links.option_nodes(o);
             self.dance
                 .remove_option(range.start, range.end, &mut ignored);
@@ -163,31 +156,18 @@ impl Mcc {
                 }
             }
             self.dance.restore_option(range.start, range.end);
-            self.forced_mark[o.index()] = false;
         }
         for &i in self.zero.iter().rev() {
             self.dance.uncover(i);
         }
-        #[cfg(debug_assertions)]
-        debug_assert!(self.dance == before, "a search left the structure changed");
         result
     }
 
     /// Whether forced option `o` (number `k` in the list) clashes with those before it.
     fn check_forced(&self, forced: &[OptionId], k: usize, o: OptionId) -> Option<Clash> {
         let links = &self.dance.links;
-        let first_item = || {
-            let p = links.option_nodes(o).start;
-            links.item_id[links.nodes[p as usize].top as usize - 1]
-        };
-        if self.forced_mark[o.index()] && !links.option_nodes(o).is_empty() {
-            let first = forced[..k].iter().position(|&f| f == o).unwrap_or(k);
-            return Some(Clash {
-                first: forced[first],
-                second: o,
-                item: first_item(),
-                kind: ClashKind::Shared,
-            });
+        if let Some(c) = super::forced_twice(links, forced, k) {
+            return Some(c);
         }
         for p in links.option_nodes(o) {
             let i = links.nodes[p as usize].top as u32;

@@ -320,10 +320,20 @@ impl Solver {
                 bad.0 + 1
             );
         }
-        match &mut self.engine {
+        // In debug builds, check the promise that every search restores the structure.
+        #[cfg(debug_assertions)]
+        let before = self.structure_fingerprint();
+        let result = match &mut self.engine {
             Engine::X(x) => x.search(forced, &mut self.solution, config, on_solution, start),
             Engine::M(m) => m.search(forced, &mut self.solution, config, on_solution, start),
-        }
+        };
+        #[cfg(debug_assertions)]
+        debug_assert_eq!(
+            self.structure_fingerprint(),
+            before,
+            "a search left the structure changed"
+        );
+        result
     }
 
     /// A hash of the whole link structure, for tests that check a search left it
@@ -350,9 +360,6 @@ impl Exact {
         on_solution: &mut dyn FnMut(&[OptionId]) -> Flow,
         start: Instant,
     ) -> Result<Outcome, Clash> {
-        // In debug builds, check the promise that every search restores the links.
-        #[cfg(debug_assertions)]
-        let before = self.links.clone();
         // Cover the forced options, watching for an item covered twice.
         let mut clash = None;
         let mut done = 0;
@@ -405,8 +412,6 @@ impl Exact {
         // all the search's updates).
         let owed = forced_updates + if levels > 0 { search_updates } else { 0 };
         self.restore(forced, done, levels, owed);
-        #[cfg(debug_assertions)]
-        debug_assert!(self.links == before, "a search left the links changed");
         result
     }
 
@@ -436,6 +441,20 @@ impl Exact {
             }
         }
     }
+}
+
+/// Whether `forced[k]` was forced before: every engine refuses that as a clash of the
+/// option with itself, on its first item, since it would be counted (and charged) twice.
+/// An option with no items cannot clash.
+pub(crate) fn forced_twice(links: &Links, forced: &[OptionId], k: usize) -> Option<Clash> {
+    let o = forced[k];
+    let p = links.option_nodes(o).next()?;
+    forced[..k].contains(&o).then(|| Clash {
+        first: o,
+        second: o,
+        item: links.item_id[links.nodes[p as usize].top as usize - 1],
+        kind: ClashKind::Shared,
+    })
 }
 
 /// The cheap checks done every 1024 nodes: the time limit and the interrupt flag.

@@ -289,18 +289,9 @@ impl Optimizer {
         let mut clash = None;
         let mut ignored = 0;
         'forced: for (k, &o) in forced.iter().enumerate() {
-            // An option forced twice would be counted (and charged) twice; the other
-            // engines refuse it as a clash of the option with itself, and so does this one
-            // (on an at-least-once item the item check below would let it through).
-            if forced[..k].contains(&o)
-                && let Some(p) = self.links.option_nodes(o).next()
-            {
-                clash = Some(Clash {
-                    first: o,
-                    second: o,
-                    item: self.links.item_id[self.links.nodes[p as usize].top as usize - 1],
-                    kind: super::ClashKind::Shared,
-                });
+            // On an at-least-once item the item check below would let a repeat through.
+            if let Some(c) = super::forced_twice(&self.links, forced, k) {
+                clash = Some(c);
                 break 'forced;
             }
             for p in self.links.option_nodes(o) {

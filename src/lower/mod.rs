@@ -418,10 +418,11 @@ fn check_asserts<'m>(
 /// options cover, but fewer than their lower bound ([`unreachable_bounds`]).
 fn uncoverable(fam: &Families, src: &SourceFile) -> Result<(), crate::diag::Diag> {
     let problem = &fam.problem;
-    let mut covered = vec![false; problem.items.len()];
+    // How many options cover each item: one pass serves both checks.
+    let mut covers = vec![0u64; problem.items.len()];
     for o in &problem.options {
         for e in &o.entries {
-            covered[e.item.index()] = true;
+            covers[e.item.index()] += 1;
         }
     }
     let missing: Vec<usize> = problem
@@ -429,86 +430,66 @@ fn uncoverable(fam: &Families, src: &SourceFile) -> Result<(), crate::diag::Diag
         .iter()
         .enumerate()
         .filter(|(i, it)| {
-            !covered[*i] && matches!(it.kind, ItemKind::Primary { bounds } if bounds.lo > 0)
+            covers[*i] == 0 && matches!(it.kind, ItemKind::Primary { bounds } if bounds.lo > 0)
         })
         .map(|(i, _)| i)
         .collect();
     let Some(&first) = missing.first() else {
-        return unreachable_bounds(fam, src);
+        return unreachable_bounds(fam, src, &covers);
     };
-    let names: Vec<&str> = missing
+    let names: Vec<String> = missing
         .iter()
-        .take(5)
-        .map(|&i| problem.items[i].name.as_str())
+        .map(|&i| format!("`{}`", problem.items[i].name))
         .collect();
-    let more = if missing.len() > 5 {
-        format!(" and {} more", missing.len() - 5)
-    } else {
-        String::new()
-    };
     let mut r = Report::error(
         "E0403",
         format!(
-            "no option covers the primary item{} {}{more}",
+            "no option covers the primary item{} {}",
             if missing.len() == 1 { "" } else { "s" },
-            names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+            first_few(&names, 5)
         ),
     )
     .help("every primary item must be covered, so there is no solution; add options that cover it, declare the item `secondary`, or give it the bounds `: 0..1`")
     .with_source(src);
-    if let crate::problem::Origin::Model { decl, bindings } = &problem.items[first].origin {
-        let values: Vec<String> = bindings.iter().map(|(n, v)| format!("{n} = {v}")).collect();
-        let text = if values.is_empty() {
-            format!("`{}` is declared here", names[0])
-        } else {
-            format!("`{}` is made here with {}", names[0], values.join(", "))
-        };
-        r = r.label(*decl, text);
+    if let Some((span, text)) = made_here(&problem.items[first], "") {
+        r = r.label(span, text);
     }
     Err(Box::new(r))
 }
 
 /// A primary item whose lower bound exceeds the number of options that cover it (`: 3`
 /// with two options) makes the model unsolvable: name the first such item, its bounds
-/// and the options that cover it.
-fn unreachable_bounds(fam: &Families, src: &SourceFile) -> Result<(), crate::diag::Diag> {
+/// and the options that cover it. `covers` counts the options of each item.
+fn unreachable_bounds(
+    fam: &Families,
+    src: &SourceFile,
+    covers: &[u64],
+) -> Result<(), crate::diag::Diag> {
     let problem = &fam.problem;
-    let mut covering: Vec<Vec<usize>> = vec![Vec::new(); problem.items.len()];
-    for (k, o) in problem.options.iter().enumerate() {
-        for e in &o.entries {
-            covering[e.item.index()].push(k);
-        }
-    }
     let short = problem
         .items
         .iter()
         .enumerate()
         .find_map(|(i, it)| match it.kind {
-            ItemKind::Primary { bounds } if (covering[i].len() as u64) < u64::from(bounds.lo) => {
-                Some((i, bounds))
-            }
+            ItemKind::Primary { bounds } if covers[i] < u64::from(bounds.lo) => Some((i, bounds)),
             _ => None,
         });
     let Some((i, bounds)) = short else {
         return Ok(());
     };
     let item = &problem.items[i];
-    let opts = &covering[i];
-    let names: Vec<String> = opts
-        .iter()
-        .take(6)
-        .map(|&k| {
-            format!(
-                "`{}`",
-                problem.option_label(crate::problem::OptionId(k as u32))
-            )
+    let opts: Vec<usize> = (0..problem.options.len())
+        .filter(|&k| {
+            problem.options[k]
+                .entries
+                .iter()
+                .any(|e| e.item.index() == i)
         })
         .collect();
-    let more = if opts.len() > 6 {
-        format!(" and {} more", opts.len() - 6)
-    } else {
-        String::new()
-    };
+    let names: Vec<String> = opts
+        .iter()
+        .map(|&k| format!("`{}`", problem.option_label(OptionId(k as u32))))
+        .collect();
     let mut r = Report::error(
         "E0408",
         format!(
@@ -521,21 +502,15 @@ fn unreachable_bounds(fam: &Families, src: &SourceFile) -> Result<(), crate::dia
         ),
     )
     .help(format!(
-        "the options that cover it are {}{more}; so there is no solution: lower its bound (it is `: {bounds}`), or add options that cover it",
-        names.join(", ")
+        "the options that cover it are {}; so there is no solution: lower its bound (it is `: {bounds}`), or add options that cover it",
+        first_few(&names, 6)
     ))
     .with_source(src);
-    if let crate::problem::Origin::Model { decl, bindings } = &item.origin {
-        let values: Vec<String> = bindings.iter().map(|(n, v)| format!("{n} = {v}")).collect();
-        let text = if values.is_empty() {
-            format!("`{}` is declared here with bounds `: {bounds}`", item.name)
-        } else {
-            format!("`{}` is made here with {}", item.name, values.join(", "))
-        };
-        r = r.label(*decl, text);
+    if let Some((span, text)) = made_here(item, &format!(" with bounds `: {bounds}`")) {
+        r = r.label(span, text);
     }
     let mut seen = Vec::new();
-    for &k in opts {
+    for &k in &opts {
         if let crate::problem::Origin::Model { decl, .. } = &problem.options[k].origin
             && !seen.contains(decl)
         {
@@ -544,4 +519,28 @@ fn unreachable_bounds(fam: &Families, src: &SourceFile) -> Result<(), crate::dia
         }
     }
     Err(Box::new(r))
+}
+
+/// The first `shown` of `names`, joined by commas, then "and N more" for the rest.
+fn first_few(names: &[String], shown: usize) -> String {
+    let listed = names[..names.len().min(shown)].join(", ");
+    match names.len().checked_sub(shown) {
+        Some(rest) if rest > 0 => format!("{listed} and {rest} more"),
+        _ => listed,
+    }
+}
+
+/// The label on the declaration an item of a model comes from: "`x` is made here with
+/// r = 3, c = 0", or "`x` is declared here" and `declared` when no loop made it.
+fn made_here(item: &crate::problem::Item, declared: &str) -> Option<(crate::source::Span, String)> {
+    let crate::problem::Origin::Model { decl, bindings } = &item.origin else {
+        return None;
+    };
+    let text = if bindings.is_empty() {
+        format!("`{}` is declared here{declared}", item.name)
+    } else {
+        let values: Vec<String> = bindings.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+        format!("`{}` is made here with {}", item.name, values.join(", "))
+    };
+    Some((*decl, text))
 }

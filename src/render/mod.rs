@@ -26,61 +26,39 @@ pub fn paint_grid(families: &Families, chosen: &[OptionId]) -> Option<Vec<String
             .map_or(&[][..], Vec::as_slice)
     };
     // Later cells paint over earlier ones: the canvas first, then the options in order.
-    // (The flattened iterator cannot tell its length, so the buffer is sized first.)
-    let total = families.canvas.len() + chosen.iter().map(|id| painted(id).len()).sum::<usize>();
-    let mut cells: Vec<(i64, i64, &str)> = Vec::with_capacity(total);
-    cells.extend(
-        families
-            .canvas
-            .iter()
-            .chain(chosen.iter().flat_map(painted))
-            .map(|p| (p.row, p.col, p.text.as_str())),
-    );
-    let min_row = cells.iter().map(|c| c.0).min()?;
-    let max_row = cells.iter().map(|c| c.0).max()?;
+    // Sorting by (row, column, order painted) keeps that order among cells painted at
+    // one place; the order makes every key distinct, so an unstable sort (no scratch
+    // buffer) gives the same result as a stable one.
+    let mut cells: Vec<(i64, i64, usize, &str)> = families
+        .canvas
+        .iter()
+        .chain(chosen.iter().flat_map(painted))
+        .enumerate()
+        .map(|(k, p)| (p.row, p.col, k, p.text.as_str()))
+        .collect();
+    cells.sort_unstable_by_key(|&(r, c, k, _)| (r, c, k));
+    let (min_row, max_row) = (cells.first()?.0, cells.last()?.0);
     let min_col = cells.iter().map(|c| c.1).min()?;
     let width = cells
         .iter()
-        .map(|c| c.2.chars().count())
+        .map(|c| c.3.chars().count())
         .max()
         .unwrap_or(1)
         .max(1);
-    // Bucket the cells by row, keeping the order painted within a row (a counting
-    // sort: linear, where sorting the 81 cells of a sudoku was most of the rendering).
-    let n_rows = usize::try_from(max_row - min_row).ok()? + 1;
-    let mut start = vec![0usize; n_rows + 1];
-    for c in &cells {
-        start[(c.0 - min_row) as usize + 1] += 1;
-    }
-    for r in 0..n_rows {
-        start[r + 1] += start[r];
-    }
-    let mut next = start.clone();
-    let mut by_row = vec![0usize; cells.len()];
-    for (k, c) in cells.iter().enumerate() {
-        let r = (c.0 - min_row) as usize;
-        by_row[next[r]] = k;
-        next[r] += 1;
-    }
-    // Within a row, a stable sort by column keeps the order painted among cells at the
-    // same place, so the last of each run is the one that shows; holes are what nobody
-    // painted. (Rows hold few cells; the memory used is that of the printed text.)
-    let mut rows = Vec::with_capacity(n_rows);
-    for r in 0..n_rows {
-        let row = &mut by_row[start[r]..start[r + 1]];
-        row.sort_by_key(|&k| cells[k].1);
+    let mut rows = Vec::new();
+    let mut cells = cells.iter().peekable();
+    for r in min_row..=max_row {
         let mut line = String::new();
         let mut next_col = min_col;
-        for (j, &k) in row.iter().enumerate() {
-            let (_, col, text) = cells[k];
-            if row.get(j + 1).is_some_and(|&n| cells[n].1 == col) {
+        while let Some(&(_, col, _, text)) = cells.next_if(|c| c.0 == r) {
+            if cells.peek().is_some_and(|n| (n.0, n.1) == (r, col)) {
                 continue; // painted over later
             }
             for hole in next_col..col {
                 push_cell(&mut line, FILL, width, hole == min_col);
             }
             push_cell(&mut line, text, width, col == min_col);
-            next_col = col + 1;
+            next_col = col.saturating_add(1);
         }
         rows.push(line);
     }

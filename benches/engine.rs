@@ -6,6 +6,7 @@
 //! are judged on; the times are for comparing with DLX1 (gcc -O3) on the same machine.
 //! Pass case names as arguments to run only those (`cargo bench --bench engine -- queens12`).
 
+mod common;
 #[path = "../tests/common/problems.rs"]
 mod problems;
 
@@ -48,11 +49,7 @@ fn run(name: &str, problem: &Problem, forced: &[OptionId], count_only: bool) {
 }
 
 fn main() {
-    let filters: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
-        .collect();
-    let wanted = |n: &str| filters.is_empty() || filters.iter().any(|f| n.contains(f.as_str()));
+    let wanted = common::wanted();
     println!(
         "{:<22} {:>9} {:>11} {:>13} {:>14} {:>10}",
         "case", "solutions", "nodes", "updates", "nodes/s", "wall"
@@ -89,7 +86,7 @@ fn main() {
         sudoku17("sudoku17-first", Some(1));
         sudoku17("sudoku17-all", None);
     }
-    if filters.iter().any(|f| f == "calibrate") {
+    if common::asked_for("calibrate") {
         // Item orders of queens: only organ-pipe order reproduces DLX1's node counts.
         for n in [8, 12] {
             run(

@@ -14,6 +14,7 @@ use std::time::Instant;
 use dlxc::problem::{Bounds, OptionId, Problem, ProblemBuilder};
 use dlxc::solve::{Objective, Optimizer, Optimum, SearchConfig};
 
+mod common;
 #[path = "../tests/common/rng.rs"]
 mod rng;
 use rng::Rng;
@@ -157,11 +158,7 @@ fn random_target(rng: &mut Rng, clues: usize) -> String {
 }
 
 fn main() {
-    let filters: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
-        .collect();
-    let wanted = |n: &str| filters.is_empty() || filters.iter().any(|f| n.contains(f.as_str()));
+    let wanted = common::wanted();
     println!(
         "{:<34} {:>7} {:>9} {:>11} {:>11}",
         "case", "value", "nodes", "updates", "wall"

@@ -181,7 +181,9 @@ pub(crate) fn refusal_report(src: &SourceFile, inst: &Instance, e: &Refused) -> 
 /// their item family.
 pub(crate) fn unsupported_report(src: &SourceFile, inst: &Instance, u: &Unsupported) -> Report {
     let Unsupported::Multiplicity { item, bounds } = u else {
-        return Report::error("E0503", u.to_string()).with_source(src);
+        return Report::error("E0503", u.to_string())
+            .help(u.help())
+            .with_source(src);
     };
     let p = &inst.families.problem;
     let decl = p
@@ -197,8 +199,9 @@ pub(crate) fn unsupported_report(src: &SourceFile, inst: &Instance, u: &Unsuppor
     let message = format!(
         "item `{item}` must be covered {bounds} times, which the optimizing search cannot handle yet"
     );
-    let help = "with an objective, items may be covered exactly once (no bounds) or at least once (`: 1..`); without an objective, every interval is solved".to_string();
-    let mut r = Report::error("E0503", message).help(help).with_source(src);
+    let mut r = Report::error("E0503", message)
+        .help(u.help())
+        .with_source(src);
     if let Some(span) = decl {
         r = r.label(span, "this item family");
     }

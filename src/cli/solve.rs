@@ -31,8 +31,7 @@ pub fn solve(o: &mut Out<'_>, file: Option<&Path>, as_matrix: bool, s: &SearchAr
     let mut solver = match Solver::new(&problem) {
         Ok(s) => s,
         Err(e) => {
-            let r = crate::diag::report::Report::error("E0503", e.to_string())
-                .help("split the problem, or check that the file is the problem you meant");
+            let r = crate::diag::report::Report::error("E0503", e.to_string()).help(e.help());
             report(
                 o,
                 &crate::diag::Diagnostics::from(Box::new(r) as crate::diag::Diag),

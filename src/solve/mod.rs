@@ -201,6 +201,26 @@ pub enum Unsupported {
     TooLarge,
 }
 
+impl Unsupported {
+    /// What the user can do instead, for the help line of a diagnostic.
+    pub fn help(&self) -> &'static str {
+        match self {
+            Unsupported::Colors { .. } => {
+                "with an objective, items cannot take colors yet; without an objective, colors are solved"
+            }
+            Unsupported::Multiplicity { .. } => {
+                "with an objective, items may be covered exactly once (no bounds) or at least once (`: 1..`); without an objective, every interval is solved"
+            }
+            Unsupported::Invalid(_) => {
+                "this is a bug in whatever built the problem: please report it with the input"
+            }
+            Unsupported::TooLarge => {
+                "split the problem into smaller ones, or narrow its families with `where`"
+            }
+        }
+    }
+}
+
 /// An exact-cover solver, built once from a problem and reused for many searches.
 #[derive(Clone, Debug)]
 pub struct Solver {

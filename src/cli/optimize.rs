@@ -149,6 +149,7 @@ pub(crate) fn refusal_report(src: &SourceFile, inst: &Instance, e: &Refused) -> 
     match e {
         Refused::Unsupported(u) => unsupported_report(src, inst, u),
         Refused::RewardingCost {
+            id,
             option,
             cost,
             item,
@@ -162,11 +163,7 @@ pub(crate) fn refusal_report(src: &SourceFile, inst: &Instance, e: &Refused) -> 
             )
             .help(format!("with at-least-once items the search stops as soon as every item is covered, so it cannot weigh extra options that only pay; make every cost {sign}, or make the items exactly-once"))
             .with_source(src);
-            let decl = p
-                .options
-                .iter()
-                .find(|o| o.name.as_deref() == Some(option.as_str()));
-            if let Some(Origin::Model { decl, .. }) = decl.map(|o| &o.origin) {
+            if let Origin::Model { decl, .. } = &p.options[id.index()].origin {
                 r = r.label(*decl, format!("`{option}` comes from this family"));
             }
             r

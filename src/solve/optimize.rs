@@ -95,6 +95,8 @@ pub enum Refused {
         "option {option} has cost {cost}, and item `{item}` must be covered at least once: with at-least-once items, {objective} needs costs that never reward an extra option ({sign})"
     )]
     RewardingCost {
+        /// The option.
+        id: OptionId,
         /// The option, as [`Problem::option_label`] shows it.
         option: String,
         /// Its cost.
@@ -216,6 +218,7 @@ impl Optimizer {
         {
             let max = objective == Objective::MaximizeCost;
             return Err(Refused::RewardingCost {
+                id: OptionId(k as u32),
                 option: problem.option_label(OptionId(k as u32)),
                 cost: problem.options[k].cost.unwrap_or(0),
                 item,

@@ -114,12 +114,29 @@ impl<'m> Env<'m> {
     /// Forgets the cached values of the declarations for which `stale` is true and sets
     /// new outside parameter values: how one environment serves many data records.
     pub fn reset(&mut self, stale: impl Fn(usize) -> bool, params: HashMap<String, Value>) {
+        self.forget(stale);
+        self.params = params;
+    }
+
+    /// Binds parameter `name` to the value of a new data record and forgets the cached
+    /// values for which `stale` is true; the other outside values stay as they are (no
+    /// copy of them per record).
+    pub fn set_record(&mut self, stale: impl Fn(usize) -> bool, name: &str, value: Value) {
+        self.forget(stale);
+        match self.params.get_mut(name) {
+            Some(v) => *v = value,
+            None => {
+                self.params.insert(name.to_string(), value);
+            }
+        }
+    }
+
+    fn forget(&mut self, stale: impl Fn(usize) -> bool) {
         for (i, slot) in self.globals.iter_mut().enumerate() {
             if stale(i) {
                 *slot = Slot::Pending;
             }
         }
-        self.params = params;
         self.locals.clear();
         self.call_depth = 0;
     }

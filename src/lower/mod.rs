@@ -55,8 +55,6 @@ pub struct Lowerer<'m> {
     stale: Vec<bool>,
     /// The data parameter (name and type), if records are bound to one.
     data_param: Option<(String, ParamType)>,
-    /// Outside values (`-p`) for the parameters.
-    overrides: HashMap<String, Value>,
     /// Families lowered once, when none depends on the record.
     base: Option<Rc<Families>>,
     /// Forces that do not depend on the record, lowered with `base`.
@@ -271,12 +269,11 @@ impl<'m> Lowerer<'m> {
         let stale: Vec<bool> = (0..model.decls.len())
             .map(|i| data_decl.is_some_and(|p| i == p || depends_on_data(i, p)))
             .collect();
-        env.reset(|_| true, overrides.clone());
+        env.reset(|_| true, overrides);
         let mut lowerer = Lowerer {
             env,
             stale,
             data_param,
-            overrides,
             base: None,
             base_forced: Vec::new(),
             warnings: Diagnostics::new(),
@@ -335,9 +332,7 @@ impl<'m> Lowerer<'m> {
         };
         let stale = &self.stale;
         if let (Some(v), Some((name, _))) = (record, &self.data_param) {
-            let mut params = self.overrides.clone();
-            params.insert(name.clone(), v);
-            self.env.reset(|i| stale[i], params);
+            self.env.set_record(|i| stale[i], name, v);
         }
         let model = self.env.model();
         check_asserts(&mut self.env, &|i| stale[i]).map_err(fail)?;

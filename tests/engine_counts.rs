@@ -26,12 +26,7 @@ fn count(problem: &Problem) -> Outcome {
 }
 
 fn all(solver: &mut Solver, forced: &[OptionId]) -> Result<Vec<Vec<OptionId>>, Clash> {
-    let mut found = Vec::new();
-    solver.search(forced, &SearchConfig::default(), &mut |s| {
-        found.push(s.to_vec());
-        Flow::Continue
-    })?;
-    Ok(found)
+    search_all(solver, forced).map(|(found, _)| found)
 }
 
 #[test]

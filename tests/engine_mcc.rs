@@ -194,20 +194,8 @@ fn general_engine_makes_dlx1_tree_on_plain_problems() {
         let mut x = Solver::new(&p).unwrap();
         let mut m = Solver::general(&p).unwrap();
         assert!(!x.is_general() && m.is_general());
-        let mut a = Vec::new();
-        let ox = x
-            .search(&[], &SearchConfig::default(), &mut |s| {
-                a.push(s.to_vec());
-                Flow::Continue
-            })
-            .unwrap();
-        let mut b = Vec::new();
-        let om = m
-            .search(&[], &SearchConfig::default(), &mut |s| {
-                b.push(s.to_vec());
-                Flow::Continue
-            })
-            .unwrap();
+        let (a, ox) = search_all(&mut x, &[]).unwrap();
+        let (b, om) = search_all(&mut m, &[]).unwrap();
         assert_eq!(a, b);
         assert_eq!(ox.stats.nodes, om.stats.nodes);
     }

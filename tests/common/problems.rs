@@ -5,6 +5,20 @@
 #![allow(dead_code)]
 
 use dlxc::problem::{OptionId, Problem, ProblemBuilder};
+use dlxc::solve::{Clash, Flow, Outcome, SearchConfig, Solver};
+
+/// Every solution that contains `forced`, in the order found, and the outcome.
+pub fn search_all(
+    solver: &mut Solver,
+    forced: &[OptionId],
+) -> Result<(Vec<Vec<OptionId>>, Outcome), Clash> {
+    let mut found = Vec::new();
+    let outcome = solver.search(forced, &SearchConfig::default(), &mut |s| {
+        found.push(s.to_vec());
+        Flow::Continue
+    })?;
+    Ok((found, outcome))
+}
 
 /// Knuth's 6x7 example from "Dancing Links" (items A..G; one solution: options 1, 4, 5).
 pub fn knuth_6x7() -> Problem {

@@ -10,14 +10,25 @@ use std::sync::atomic::AtomicBool;
 
 use common::problems::*;
 use dlxc::problem::{ItemId, OptionId, Problem};
-use dlxc::solve::{Clash, ClashKind, End, Flow, Limit, Outcome, SearchConfig, Solver};
+use dlxc::solve::{
+    Clash, ClashKind, End, EngineChoice, Flow, Limit, Outcome, SearchConfig, Solver,
+};
 
 fn count(problem: &Problem) -> Outcome {
+    count_with(problem, EngineChoice::Auto)
+}
+
+/// DLX1's counters come from the links engine, the reference.
+fn count_dlx1(problem: &Problem) -> Outcome {
+    count_with(problem, EngineChoice::Links)
+}
+
+fn count_with(problem: &Problem, engine: EngineChoice) -> Outcome {
     let config = SearchConfig {
         count_only: true,
         ..SearchConfig::default()
     };
-    let out = Solver::new(problem)
+    let out = Solver::with_engine(problem, engine)
         .expect("supported")
         .search(&[], &config, &mut |_| Flow::Continue)
         .expect("no forced options");
@@ -61,10 +72,10 @@ fn queens_1_to_10() {
 /// gives 14200 solutions in 327,813 nodes. Secondary items never affect the counts.
 #[test]
 fn queens_counters_match_dlx1() {
-    let out = count(&queens(12, QueensOrder::OrganPipe));
+    let out = count_dlx1(&queens(12, QueensOrder::OrganPipe));
     assert_eq!(out.stats.solutions, 14200);
     assert_eq!((out.stats.nodes, out.stats.updates), (211_716, 3_641_627));
-    let out = count(&queens(13, QueensOrder::OrganPipe));
+    let out = count_dlx1(&queens(13, QueensOrder::OrganPipe));
     assert_eq!(out.stats.solutions, 73712);
     assert_eq!(out.stats.nodes, 1_046_319);
 }
@@ -74,7 +85,7 @@ fn queens_counters_match_dlx1() {
 /// order `1..n s0..s(2n-1)`.
 #[test]
 fn langford_12_counters_match_dlx1() {
-    let out = count(&langford_with(12, false, Some(1)));
+    let out = count_dlx1(&langford_with(12, false, Some(1)));
     assert_eq!(out.stats.solutions, 108_144);
     assert_eq!(
         (out.stats.nodes, out.stats.updates),
@@ -100,12 +111,34 @@ fn pentominoes_6x10_raw() {
 fn pentominoes_6x10_one_piece_restricted() {
     // F restricted to rotations 0 and 1, board 10 wide and 6 high, cells row-major:
     // exactly DLX1's 1,722,566 nodes and 586,041,027 updates.
-    let out = count(&pentominoes(10, 6, true));
+    let out = count_dlx1(&pentominoes(10, 6, true));
     assert_eq!(out.stats.solutions, 2339);
     assert_eq!(
         (out.stats.nodes, out.stats.updates),
         (1_722_566, 586_041_027)
     );
+}
+
+/// The dancing-cells engine's own counters, pinned so that a change to its choice rule
+/// or its forced moves shows: it never enters a node that a commit already found dead,
+/// so it visits fewer nodes than DLX1.
+#[test]
+fn dancing_cells_counters() {
+    // (problem, solutions, nodes, DLX1's nodes from the tests above)
+    for (p, solutions, nodes, dlx1) in [
+        (queens(12, QueensOrder::OrganPipe), 14_200, 172_190, 211_716),
+        (
+            langford_with(12, false, Some(1)),
+            108_144,
+            1_212_834,
+            1_564_533,
+        ),
+        (pentominoes(10, 6, true), 2339, 589_654, 1_722_566),
+    ] {
+        let out = count_with(&p, EngineChoice::Cells);
+        assert_eq!((out.stats.solutions, out.stats.nodes), (solutions, nodes));
+        assert!(nodes < dlx1);
+    }
 }
 
 #[test]

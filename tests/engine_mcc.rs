@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use common::cli::{dlxc, temp_file};
 use common::problems::*;
 use dlxc::problem::{Bounds, ItemKind, OptionId, Problem, ProblemBuilder};
-use dlxc::solve::{Flow, SearchConfig, Solver};
+use dlxc::solve::{EngineChoice, Flow, SearchConfig, Solver};
 
 #[path = "common/rng.rs"]
 mod rng;
@@ -136,29 +136,42 @@ fn check_random(colors: bool, bounds: bool, seeds: u64) {
     let mut nonempty = 0;
     for seed in 0..seeds {
         let p = random_problem(seed, colors, bounds);
-        let mut s = Solver::general(&p).unwrap();
-        let pristine = s.structure_fingerprint();
-        let got = solve(&mut s, &[]).unwrap();
         let want = brute_force(&p, &[]);
-        assert_eq!(got, want, "seed {seed}: {p:#?}");
         nonempty += usize::from(!want.is_empty());
-        // Force one or two random options: a clash must mean no solution at all.
-        if !p.options.is_empty() {
-            let mut rng = Rng(seed + 1);
-            let m = p.options.len() as u64;
-            let forced = [OptionId(rng.below(m) as u32), OptionId(rng.below(m) as u32)];
-            let forced = if forced[0] == forced[1] {
-                &forced[..1]
-            } else {
-                &forced[..]
-            };
-            let want = brute_force(&p, forced);
-            match solve(&mut s, forced) {
-                Some(got) => assert_eq!(got, want, "seed {seed}, forced {forced:?}"),
-                None => assert!(want.is_empty(), "seed {seed}: clash, yet {want:?}"),
-            }
+        // Every engine that takes the problem: Algorithm M, and dancing cells when no
+        // item has bounds; each must agree with brute force, clashes included.
+        let mut engines = vec![Solver::general(&p).unwrap()];
+        if !p.has_multiplicities() {
+            engines.push(Solver::with_engine(&p, EngineChoice::Cells).unwrap());
         }
-        assert_eq!(s.structure_fingerprint(), pristine, "seed {seed}");
+        for mut s in engines {
+            let engine = s.engine_name();
+            let pristine = s.structure_fingerprint();
+            let got = solve(&mut s, &[]).unwrap();
+            assert_eq!(got, want, "seed {seed}, {engine}: {p:#?}");
+            // Force one or two random options: a clash must mean no solution at all.
+            if !p.options.is_empty() {
+                let mut rng = Rng(seed + 1);
+                let m = p.options.len() as u64;
+                let forced = [OptionId(rng.below(m) as u32), OptionId(rng.below(m) as u32)];
+                let forced = if forced[0] == forced[1] {
+                    &forced[..1]
+                } else {
+                    &forced[..]
+                };
+                let want = brute_force(&p, forced);
+                match solve(&mut s, forced) {
+                    Some(got) => {
+                        assert_eq!(got, want, "seed {seed}, {engine}, forced {forced:?}")
+                    }
+                    None => assert!(
+                        want.is_empty(),
+                        "seed {seed}, {engine}: clash, yet {want:?}"
+                    ),
+                }
+            }
+            assert_eq!(s.structure_fingerprint(), pristine, "seed {seed}, {engine}");
+        }
     }
     assert!(
         nonempty > seeds as usize / 10,
@@ -191,7 +204,7 @@ fn general_engine_makes_dlx1_tree_on_plain_problems() {
         pentominoes(5, 6, true),
         sudoku_empty(2),
     ] {
-        let mut x = Solver::new(&p).unwrap();
+        let mut x = Solver::with_engine(&p, EngineChoice::Links).unwrap();
         let mut m = Solver::general(&p).unwrap();
         assert!(!x.is_general() && m.is_general());
         let (a, ox) = search_all(&mut x, &[]).unwrap();

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use dlxc::problem::{OptionId, Problem, ProblemBuilder};
-use dlxc::solve::{Flow, SearchConfig, Solver};
+use dlxc::solve::{EngineChoice, Flow, SearchConfig, Solver};
 
 #[path = "common/rng.rs"]
 mod rng;
@@ -88,7 +88,20 @@ fn random_problems_match_brute_force() {
     let mut nonempty = 0;
     for seed in 0..3000u64 {
         let p = random_problem(seed);
-        let mut solver = Solver::new(&p).expect("plain problem");
+        for engine in [EngineChoice::Cells, EngineChoice::Links] {
+            nonempty += check_engine(&p, seed, engine);
+        }
+    }
+    println!("{nonempty} searches with solutions");
+    assert!(nonempty > 2000, "only {nonempty} searches had solutions");
+}
+
+/// One engine on one random problem, against brute force; how many of its searches had
+/// solutions.
+fn check_engine(p: &Problem, seed: u64, engine: EngineChoice) -> usize {
+    let mut nonempty = 0;
+    {
+        let mut solver = Solver::with_engine(p, engine).expect("plain problem");
         let pristine = solver.structure_fingerprint();
         // Without forced options, then forcing one option (when there is one).
         let mut forced_sets = vec![vec![]];
@@ -107,7 +120,7 @@ fn random_problems_match_brute_force() {
                     Flow::Continue
                 })
                 .unwrap_or_else(|c| panic!("seed {seed}: unexpected clash {c}"));
-            let want = brute_force(&p, &forced);
+            let want = brute_force(p, &forced);
             assert!(!dup, "seed {seed}: a solution was reported twice");
             assert_eq!(
                 got, want,
@@ -118,10 +131,9 @@ fn random_problems_match_brute_force() {
             assert_eq!(
                 solver.structure_fingerprint(),
                 pristine,
-                "seed {seed}: links changed"
+                "seed {seed}, {engine:?}: structure changed"
             );
         }
     }
-    println!("{nonempty} searches with solutions");
-    assert!(nonempty > 1000, "only {nonempty} searches had solutions");
+    nonempty
 }

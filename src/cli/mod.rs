@@ -208,6 +208,7 @@ pub(crate) fn search_config(s: &SearchArgs) -> SearchConfig {
         node_limit: s.node_limit,
         time_limit: s.time_limit.map(Duration::from_secs_f64),
         interrupt: Some(interrupt_flag()),
+        ..SearchConfig::default()
     }
 }
 

@@ -30,12 +30,15 @@
 //! items: an option with no primary item is part of a solution only when forced (Knuth's
 //! DLX1-DLX3 drop such options with a warning; here they stay, so they can be forced).
 //!
-//! Two engines sit behind [`Solver`]: plain exact cover (every primary item exactly
-//! once, no colors) runs Algorithm X over DLX1's links ([`search`]); a problem with a
-//! color or a multiplicity interval runs Algorithm M with colors, as in DLX3
-//! ([`mcc`]). [`Solver::new`] picks one. Costs are carried by the problem but ignored
-//! here.
+//! Three engines sit behind [`Solver`]. Exact cover with or without colors runs on
+//! sparse sets, Knuth's dancing cells as in his SSXCC ([`cells`]); a problem with a
+//! multiplicity interval runs Algorithm M with colors over dancing links, as in DLX3
+//! ([`mcc`]). [`Solver::new`] picks one. Algorithm X over DLX1's links ([`search`]) is
+//! kept as the reference, chosen with [`EngineChoice::Links`]: its node and update
+//! counts are DLX1's, and the random cross-checks compare every engine with it. Costs
+//! are carried by the problem but ignored here.
 
+mod cells;
 mod links;
 mod mcc;
 pub mod optimize;
@@ -63,6 +66,10 @@ pub enum Flow {
 /// the visitor for each.
 #[derive(Clone, Debug, Default)]
 pub struct SearchConfig {
+    /// Put the structure back after the search only by undoing its moves, never by
+    /// copying a pristine snapshot over it: slower for small problems, but it is the
+    /// path large problems take, so tests run it on small ones too.
+    pub undo_only: bool,
     /// Only count: the visitor is never called (and solutions are not assembled).
     pub count_only: bool,
     /// Stop after this many solutions ([`End::Stopped`]).
@@ -196,6 +203,14 @@ pub enum Unsupported {
     /// The problem breaks an invariant of [`Problem`] (a bug in whatever built it).
     #[error("invalid problem: {0}")]
     Invalid(#[from] ProblemError),
+    /// The engine asked for cannot solve this kind of problem.
+    #[error("the {engine} engine cannot solve this problem: {why}")]
+    Engine {
+        /// The engine asked for.
+        engine: &'static str,
+        /// What it lacks.
+        why: &'static str,
+    },
     /// The problem has 2^31 or more nodes.
     #[error("the problem is too large: the engine indexes at most 2^31 matrix entries")]
     TooLarge,
@@ -214,6 +229,9 @@ impl Unsupported {
             Unsupported::Invalid(_) => {
                 "this is a bug in whatever built the problem: please report it with the input"
             }
+            Unsupported::Engine { .. } => {
+                "leave the engine to dlxc (`--engine auto`): it picks one that solves every problem"
+            }
             Unsupported::TooLarge => {
                 "split the problem into smaller ones, or narrow its families with `where`"
             }
@@ -229,9 +247,25 @@ pub struct Solver {
     solution: Vec<OptionId>,
 }
 
+/// Which engine a [`Solver`] runs (`--engine`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EngineChoice {
+    /// Dancing cells for exact cover with or without colors, Algorithm M for
+    /// multiplicities.
+    #[default]
+    Auto,
+    /// Dancing cells (SSXCC); refuses multiplicities.
+    Cells,
+    /// Dancing links: DLX1's Algorithm X for plain exact cover, Algorithm M with colors
+    /// (DLX3) for the rest. The reference whose node counts are Knuth's.
+    Links,
+}
+
 /// The engine chosen for a problem.
 #[derive(Clone, Debug)]
 enum Engine {
+    /// Dancing cells (SSXCC): exact cover, with colors.
+    C(Box<cells::search::Engine>),
     /// Algorithm X (DLX1): plain exact cover.
     X(Box<Exact>),
     /// Algorithm M with colors (DLX3).
@@ -265,6 +299,37 @@ impl Solver {
     /// repeated or dangling item would corrupt the links) and problems too large for
     /// 32-bit links.
     pub fn new(problem: &Problem) -> Result<Solver, Unsupported> {
+        Solver::with_engine(problem, EngineChoice::Auto)
+    }
+
+    /// Builds the engine `choice` names for `problem` (see [`EngineChoice`]).
+    pub fn with_engine(problem: &Problem, choice: EngineChoice) -> Result<Solver, Unsupported> {
+        match choice {
+            EngineChoice::Links => Solver::links(problem),
+            _ if problem.has_multiplicities() => {
+                if choice == EngineChoice::Cells {
+                    problem.validate()?;
+                    return Err(Unsupported::Engine {
+                        engine: "cells",
+                        why: "some item has a multiplicity interval other than exactly once",
+                    });
+                }
+                Solver::general(problem)
+            }
+            _ => {
+                problem.validate()?;
+                let cells = cells::Cells::new(problem).map_err(|_| Unsupported::TooLarge)?;
+                Ok(Solver {
+                    engine: Engine::C(Box::new(cells::search::Engine::new(cells))),
+                    solution: Vec::new(),
+                })
+            }
+        }
+    }
+
+    /// The dancing-links engines: DLX1's Algorithm X for plain exact cover, Algorithm M
+    /// with colors for the rest.
+    fn links(problem: &Problem) -> Result<Solver, Unsupported> {
         if problem.has_colors() || problem.has_multiplicities() {
             Solver::general(problem)
         } else {
@@ -301,16 +366,22 @@ impl Solver {
         matches!(self.engine, Engine::M(_))
     }
 
-    fn links(&self) -> &Links {
+    /// The engine that runs, in words, for `--stats`.
+    pub fn engine_name(&self) -> &'static str {
         match &self.engine {
-            Engine::X(x) => &x.links,
-            Engine::M(m) => m.links(),
+            Engine::C(_) => "dancing cells (SSXCC)",
+            Engine::X(_) => "dancing links (DLX1)",
+            Engine::M(_) => "dancing links, Algorithm M (DLX3)",
         }
     }
 
     /// Number of options of the problem.
     pub fn option_count(&self) -> usize {
-        self.links().option_start.len() - 1
+        match &self.engine {
+            Engine::C(c) => c.cells.option_count(),
+            Engine::X(x) => x.links.option_start.len() - 1,
+            Engine::M(m) => m.links().option_start.len() - 1,
+        }
     }
 
     /// Searches for every solution that contains the `forced` options, calling
@@ -344,6 +415,7 @@ impl Solver {
         #[cfg(debug_assertions)]
         let before = self.structure_fingerprint();
         let result = match &mut self.engine {
+            Engine::C(c) => c.search(forced, &mut self.solution, config, on_solution, start),
             Engine::X(x) => x.search(forced, &mut self.solution, config, on_solution, start),
             Engine::M(m) => m.search(forced, &mut self.solution, config, on_solution, start),
         };
@@ -363,6 +435,7 @@ impl Solver {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
         match &self.engine {
+            Engine::C(c) => c.cells.fingerprint(&mut h),
             Engine::X(x) => x.links.hash(&mut h),
             Engine::M(m) => m.fingerprint(&mut h),
         }
@@ -431,7 +504,7 @@ impl Exact {
         // What is left to undo: the forced covers, and the levels still covered (at most
         // all the search's updates).
         let owed = forced_updates + if levels > 0 { search_updates } else { 0 };
-        self.restore(forced, done, levels, owed);
+        self.restore(forced, done, levels, owed, config.undo_only);
         result
     }
 
@@ -444,8 +517,16 @@ impl Exact {
     /// against 3,700 nodes, and the path to a first solution as many again, so copying
     /// wins by far there. Measured with `cargo bench --bench engine sudoku17` (first
     /// solution of the 49,158 17-clue puzzles): about a third less search time.
-    fn restore(&mut self, forced: &[OptionId], done: usize, levels: usize, owed: u64) {
+    fn restore(
+        &mut self,
+        forced: &[OptionId],
+        done: usize,
+        levels: usize,
+        owed: u64,
+        undo_only: bool,
+    ) {
         if let Some(pristine) = &self.pristine
+            && !undo_only
             && owed.saturating_mul(6) > pristine.nodes.len() as u64
         {
             self.links.nodes.copy_from_slice(&pristine.nodes);
@@ -517,64 +598,79 @@ mod tests {
     #[test]
     fn links_are_restored_after_every_kind_of_end() {
         // Both ways back: copying the pristine links, and undoing cover by cover.
-        let copying = Solver::new(&knuth()).unwrap();
+        let copying = Solver::with_engine(&knuth(), EngineChoice::Links).unwrap();
         let mut undoing = copying.clone();
         match &mut undoing.engine {
             Engine::X(x) => x.pristine = None,
-            Engine::M(_) => panic!("plain exact cover runs Algorithm X"),
+            _ => panic!("plain exact cover runs Algorithm X"),
         }
         for s in [copying, undoing] {
-            restored_after_every_kind_of_end(s);
+            restored_after_every_kind_of_end(s, false);
+        }
+        for undo_only in [false, true] {
+            let s = Solver::new(&knuth()).unwrap();
+            assert_eq!(s.engine_name(), "dancing cells (SSXCC)");
+            restored_after_every_kind_of_end(s, undo_only);
         }
     }
 
-    fn restored_after_every_kind_of_end(mut s: Solver) {
+    fn restored_after_every_kind_of_end(mut s: Solver, undo_only: bool) {
         let pristine = s.structure_fingerprint();
         let mut all = Vec::new();
+        let config = SearchConfig {
+            undo_only,
+            ..SearchConfig::default()
+        };
         let out = s
-            .search(&[], &SearchConfig::default(), &mut |x| {
+            .search(&[], &config, &mut |x| {
                 all.push(x.to_vec());
                 Flow::Continue
             })
             .unwrap();
         assert_eq!(out.end, End::Exhausted);
-        assert_eq!(all, vec![vec![OptionId(3), OptionId(0), OptionId(4)]]);
+        // The engines choose items in other orders, so the solution's order differs.
+        for x in &mut all {
+            x.sort();
+        }
+        assert_eq!(all, vec![vec![OptionId(0), OptionId(3), OptionId(4)]]);
         assert_eq!(s.structure_fingerprint(), pristine);
         let out = s
-            .search(&[OptionId(0)], &SearchConfig::default(), &mut |_| {
-                Flow::Stop
-            })
+            .search(&[OptionId(0)], &config, &mut |_| Flow::Stop)
             .unwrap();
         assert_eq!(out.end, End::Stopped);
         assert_eq!(s.structure_fingerprint(), pristine);
         let cut = SearchConfig {
             node_limit: Some(2),
-            ..SearchConfig::default()
+            ..config.clone()
         };
         let out = s.search(&[], &cut, &mut |_| Flow::Continue).unwrap();
         assert_eq!(out.end, End::Cut(Limit::Nodes));
         assert_eq!(out.stats.nodes, 2);
         assert_eq!(s.structure_fingerprint(), pristine);
         let err = s
-            .search(
-                &[OptionId(3), OptionId(1)],
-                &SearchConfig::default(),
-                &mut |_| Flow::Continue,
-            )
+            .search(&[OptionId(3), OptionId(1)], &config, &mut |_| {
+                Flow::Continue
+            })
             .unwrap_err();
         assert_eq!(err.item, ItemId(0));
         assert_eq!(s.structure_fingerprint(), pristine);
     }
 
     #[test]
-    fn colors_and_multiplicities_choose_the_general_engine() {
+    fn colors_run_on_cells_and_multiplicities_on_the_general_engine() {
         let mut b = ProblemBuilder::new();
         b.primary(["a", "b"]).secondary(["x"]);
         b.option(["a", "x:red"]);
         b.option(["b", "x:red"]);
         b.option(["b", "x:blue"]);
-        let mut s = Solver::new(&b.build()).unwrap();
-        assert!(s.is_general());
+        let colored = b.build();
+        assert!(
+            Solver::with_engine(&colored, EngineChoice::Links)
+                .unwrap()
+                .is_general()
+        );
+        let mut s = Solver::new(&colored).unwrap();
+        assert!(!s.is_general());
         let out = s.search(&[], &SearchConfig::default(), &mut |x| {
             assert_eq!(x, [OptionId(0), OptionId(1)]);
             Flow::Continue
@@ -593,7 +689,12 @@ mod tests {
         b.option(["a"]);
         b.option(["a"]);
         b.option(["a"]);
-        let mut s = Solver::new(&b.build()).unwrap();
+        let bounded = b.build();
+        assert!(matches!(
+            Solver::with_engine(&bounded, EngineChoice::Cells),
+            Err(Unsupported::Engine { .. })
+        ));
+        let mut s = Solver::new(&bounded).unwrap();
         assert!(s.is_general());
         let out = s.search(&[], &SearchConfig::default(), &mut |_| Flow::Continue);
         // 3 ways to take one option, 3 to take two.

@@ -1,0 +1,263 @@
+//! The search loop of the dancing-cells engine, and the forced options before it.
+//!
+//! At each node: take a forced move if a commit left one (a primary item with a single
+//! live option), else choose the active primary item with the fewest live options,
+//! ties to the first declared; cover it; save; then for each of its options, commit it
+//! (abandoning the option at once if some other primary item is left with no option),
+//! go down, and restore the save point. Everything a level did is undone by restoring
+//! its parent's save point, so leaving the loop early needs no unwinding: the caller
+//! restores the save point taken before the forced options.
+//!
+//! Counters: `nodes` counts entries into a node, solutions included, as in DLX1;
+//! `updates` counts deletions from sets and items taken out of the active sets, as in
+//! SSXCC. Both differ from DLX1's for the same problem, since the tree differs.
+
+use std::time::Instant;
+
+use super::{Cells, Mark};
+use crate::problem::OptionId;
+use crate::solve::{Clash, ClashKind, End, Flow, Limit, Outcome, SearchConfig, Stats, check_clock};
+
+/// One level of the search: the item chosen, the next of its options to try, and the
+/// save point after covering it.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    next: u32,
+    end: u32,
+    mark: Mark,
+}
+
+/// The dancing-cells engine: the structure and the bookkeeping of forced options.
+#[derive(Clone, Debug)]
+pub(crate) struct Engine {
+    /// The sets.
+    pub cells: Cells,
+    frames: Vec<Frame>,
+    /// The node chosen at each level.
+    choice: Vec<u32>,
+    /// Which forced option (index in the forced list) first took each item.
+    forced_by: Vec<u32>,
+    /// The color (0: none) the first forced option gave each item.
+    claim: Vec<u32>,
+}
+
+impl Engine {
+    /// Wraps the structure.
+    pub fn new(cells: Cells) -> Engine {
+        let n = cells.item_id.len();
+        Engine {
+            frames: Vec::with_capacity(cells.n1 as usize + 1),
+            choice: Vec::with_capacity(cells.n1 as usize + 1),
+            forced_by: vec![u32::MAX; n],
+            claim: vec![0; n],
+            cells,
+        }
+    }
+
+    /// Searches with `forced` committed first; see [`crate::solve::Solver::search`].
+    pub fn search(
+        &mut self,
+        forced: &[OptionId],
+        solution: &mut Vec<OptionId>,
+        config: &SearchConfig,
+        on_solution: &mut dyn FnMut(&[OptionId]) -> Flow,
+        start: Instant,
+    ) -> Result<Outcome, Clash> {
+        let root = self.cells.save();
+        let mut ignored = 0;
+        let mut clash = None;
+        let mut done = 0;
+        for (k, &o) in forced.iter().enumerate() {
+            if let Some(c) = self.check_forced(forced, k) {
+                clash = Some(c);
+                break;
+            }
+            for x in self.cells.option_nodes(o) {
+                let i = self.cells.item_of(x) as usize;
+                if self.forced_by[i] == u32::MAX {
+                    self.forced_by[i] = k as u32;
+                    self.claim[i] = self.cells.clr.get(x as usize).copied().unwrap_or(0);
+                }
+            }
+            self.cells.commit_forced(o, &mut ignored);
+            done = k + 1;
+        }
+        for &o in &forced[..done] {
+            for x in self.cells.option_nodes(o) {
+                self.forced_by[self.cells.item_of(x) as usize] = u32::MAX;
+            }
+        }
+        let result = match clash {
+            Some(c) => Err(c),
+            None => {
+                solution.clear();
+                solution.extend_from_slice(forced);
+                self.cells.forced_moves.clear();
+                Ok(self.run(solution, config, on_solution, start))
+            }
+        };
+        self.cells.restore(root);
+        self.cells.forced_moves.clear();
+        if !config.undo_only {
+            self.cells.reset();
+        }
+        result
+    }
+
+    /// Whether forced option `forced[k]` clashes with those before it.
+    fn check_forced(&self, forced: &[OptionId], k: usize) -> Option<Clash> {
+        let cells = &self.cells;
+        let o = forced[k];
+        let mut nodes = cells.option_nodes(o);
+        if let Some(x) = nodes.clone().next()
+            && forced[..k].contains(&o)
+        {
+            return Some(Clash {
+                first: o,
+                second: o,
+                item: cells.item_id[cells.item_of(x) as usize],
+                kind: ClashKind::Shared,
+            });
+        }
+        nodes.find_map(|x| {
+            let i = cells.item_of(x);
+            let by = self.forced_by[i as usize];
+            if by == u32::MAX {
+                return None;
+            }
+            let kind = if i < cells.n1 {
+                ClashKind::Shared
+            } else {
+                let had = self.claim[i as usize];
+                let has = cells.clr.get(x as usize).copied().unwrap_or(0);
+                if had == 0 || has == 0 {
+                    ClashKind::Shared
+                } else if had != has {
+                    ClashKind::Color
+                } else {
+                    return None;
+                }
+            };
+            Some(Clash {
+                first: forced[by as usize],
+                second: o,
+                item: cells.item_id[i as usize],
+                kind,
+            })
+        })
+    }
+
+    /// The item to branch on, or `None` when no primary item is active (a solution).
+    #[inline]
+    fn choose(&mut self) -> Option<u32> {
+        let c = &mut self.cells;
+        while let Some(u) = c.forced_moves.pop() {
+            if c.st.pos[u as usize] < c.st.ap && c.st.size[u as usize].live <= 1 {
+                return Some(u);
+            }
+        }
+        let act = &c.st.act[..c.st.ap as usize];
+        if act.is_empty() {
+            return None;
+        }
+        // The least (size, item): fewest options, then the first declared.
+        let size = &c.st.size;
+        let mut best = u64::MAX;
+        for &i in act {
+            let key = (u64::from(size[i as usize].live) << 32) | u64::from(i);
+            best = best.min(key);
+        }
+        Some(best as u32)
+    }
+
+    /// The loop proper, with the forced options committed.
+    fn run(
+        &mut self,
+        solution: &mut Vec<OptionId>,
+        config: &SearchConfig,
+        on_solution: &mut dyn FnMut(&[OptionId]) -> Flow,
+        start: Instant,
+    ) -> Outcome {
+        let mut stats = Stats::default();
+        let forced = solution.len();
+        let node_limit = config.node_limit.unwrap_or(u64::MAX);
+        let mut level = 0usize;
+        let end;
+        'node: loop {
+            // Enter a node.
+            if stats.nodes >= node_limit {
+                end = End::Cut(Limit::Nodes);
+                break;
+            }
+            stats.nodes += 1;
+            if stats.nodes & 1023 == 0
+                && let Some(limit) = check_clock(config, start)
+            {
+                end = End::Cut(limit);
+                break;
+            }
+            match self.choose() {
+                None => {
+                    stats.solutions += 1;
+                    if !config.count_only {
+                        solution.truncate(forced);
+                        let cells = &self.cells;
+                        solution.extend(self.choice[..level].iter().map(|&x| cells.option_of(x)));
+                        if on_solution(solution) == Flow::Stop {
+                            end = End::Stopped;
+                            break;
+                        }
+                    }
+                    if config.max_solutions.is_some_and(|m| stats.solutions >= m) {
+                        end = End::Stopped;
+                        break;
+                    }
+                }
+                Some(best) => {
+                    self.cells.cover_chosen(best, &mut stats.updates);
+                    let live = self.cells.live(best);
+                    let mark = self.cells.save();
+                    let frame = Frame {
+                        next: live.start,
+                        end: live.end,
+                        mark,
+                    };
+                    if level == self.frames.len() {
+                        self.frames.push(frame);
+                        self.choice.push(0);
+                    } else {
+                        self.frames[level] = frame;
+                    }
+                    level += 1;
+                }
+            }
+            // Try the next option of the deepest level that has one left.
+            loop {
+                if level == 0 {
+                    end = End::Exhausted;
+                    break 'node;
+                }
+                let f = &mut self.frames[level - 1];
+                let mark = f.mark;
+                if f.next == f.end {
+                    // This level is done; the level above restores its own save point,
+                    // which undoes this level's cover, before its next option.
+                    level -= 1;
+                    continue;
+                }
+                let x = self.cells.st.set[f.next as usize];
+                f.next += 1;
+                // The level's save point is where the previous option left off.
+                self.cells.restore(mark);
+                self.cells.forced_moves.clear();
+                self.choice[level - 1] = x;
+                if self.cells.commit(x, true, &mut stats.updates) {
+                    continue 'node;
+                }
+            }
+        }
+        solution.truncate(forced);
+        stats.elapsed = start.elapsed();
+        Outcome { stats, end }
+    }
+}

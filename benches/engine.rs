@@ -5,6 +5,8 @@
 //! wall time. One run per case: the node counts, not the timings, are what regressions
 //! are judged on; the times are for comparing with DLX1 (gcc -O3) on the same machine.
 //! Pass case names as arguments to run only those (`cargo bench --bench engine -- queens12`).
+//! `DLXC_ENGINE=links` (or `cells`) runs that engine instead of the automatic choice;
+//! node and update counts are DLX1's only with `links`.
 
 mod common;
 #[path = "../tests/common/problems.rs"]
@@ -13,15 +15,24 @@ mod problems;
 use std::time::Instant;
 
 use dlxc::problem::{OptionId, Problem};
-use dlxc::solve::{Flow, SearchConfig, Solver};
+use dlxc::solve::{EngineChoice, Flow, SearchConfig, Solver};
 use problems::*;
 
 /// The first puzzle of sudoku9/puzzles6_forum_hardest_1106.txt.
 const HARD_SUDOKU: &str =
     "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
 
+/// The engine named by `DLXC_ENGINE`.
+fn engine() -> EngineChoice {
+    match std::env::var("DLXC_ENGINE").as_deref() {
+        Ok("links") => EngineChoice::Links,
+        Ok("cells") => EngineChoice::Cells,
+        _ => EngineChoice::Auto,
+    }
+}
+
 fn run(name: &str, problem: &Problem, forced: &[OptionId], count_only: bool) {
-    let mut solver = match Solver::new(problem) {
+    let mut solver = match Solver::with_engine(problem, engine()) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("{name}: {e}");
@@ -117,7 +128,7 @@ fn sudoku17(name: &str, max_solutions: Option<u128>) {
         println!("sudoku17: {path} not found, skipped");
         return;
     };
-    let mut solver = match Solver::new(&sudoku_empty(3)) {
+    let mut solver = match Solver::with_engine(&sudoku_empty(3), engine()) {
         Ok(s) => s,
         Err(e) => return eprintln!("sudoku17: {e}"),
     };

@@ -143,6 +143,7 @@ fn check_random(colors: bool, bounds: bool, seeds: u64) {
         let mut engines = vec![Solver::general(&p).unwrap()];
         if !p.has_multiplicities() {
             engines.push(Solver::with_engine(&p, EngineChoice::Cells).unwrap());
+            engines.push(Solver::with_engine(&p, EngineChoice::CellsTrail).unwrap());
         }
         for mut s in engines {
             let engine = s.engine_name();

@@ -88,12 +88,16 @@ fn random_problems_match_brute_force() {
     let mut nonempty = 0;
     for seed in 0..3000u64 {
         let p = random_problem(seed);
-        for engine in [EngineChoice::Cells, EngineChoice::Links] {
+        for engine in [
+            EngineChoice::Cells,
+            EngineChoice::CellsTrail,
+            EngineChoice::Links,
+        ] {
             nonempty += check_engine(&p, seed, engine);
         }
     }
     println!("{nonempty} searches with solutions");
-    assert!(nonempty > 2000, "only {nonempty} searches had solutions");
+    assert!(nonempty > 3000, "only {nonempty} searches had solutions");
 }
 
 /// One engine on one random problem, against brute force; how many of its searches had

@@ -259,6 +259,10 @@ pub enum EngineChoice {
     /// Dancing links: DLX1's Algorithm X for plain exact cover, Algorithm M with colors
     /// (DLX3) for the rest. The reference whose node counts are Knuth's.
     Links,
+    /// Dancing cells with the save points of large problems (a trail of changed sizes)
+    /// whatever the size: for tests of that path on small problems.
+    #[doc(hidden)]
+    CellsTrail,
 }
 
 /// The engine chosen for a problem.
@@ -307,7 +311,7 @@ impl Solver {
         match choice {
             EngineChoice::Links => Solver::links(problem),
             _ if problem.has_multiplicities() => {
-                if choice == EngineChoice::Cells {
+                if matches!(choice, EngineChoice::Cells | EngineChoice::CellsTrail) {
                     problem.validate()?;
                     return Err(Unsupported::Engine {
                         engine: "cells",
@@ -318,7 +322,8 @@ impl Solver {
             }
             _ => {
                 problem.validate()?;
-                let cells = cells::Cells::new(problem).map_err(|_| Unsupported::TooLarge)?;
+                let trail = choice == EngineChoice::CellsTrail;
+                let cells = cells::Cells::new(problem, trail).map_err(|_| Unsupported::TooLarge)?;
                 Ok(Solver {
                     engine: Engine::C(Box::new(cells::search::Engine::new(cells))),
                     solution: Vec::new(),
@@ -608,9 +613,11 @@ mod tests {
             restored_after_every_kind_of_end(s, false);
         }
         for undo_only in [false, true] {
-            let s = Solver::new(&knuth()).unwrap();
-            assert_eq!(s.engine_name(), "dancing cells (SSXCC)");
-            restored_after_every_kind_of_end(s, undo_only);
+            for engine in [EngineChoice::Auto, EngineChoice::CellsTrail] {
+                let s = Solver::with_engine(&knuth(), engine).unwrap();
+                assert_eq!(s.engine_name(), "dancing cells (SSXCC)");
+                restored_after_every_kind_of_end(s, undo_only);
+            }
         }
     }
 

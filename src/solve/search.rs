@@ -175,7 +175,7 @@ impl Links {
 /// 2.7-3.7 s; two passes 1.9-2.6 s; the second pass sixteen at a time 1.5-2.0 s; and
 /// compiled for AVX2 1.25-1.8 s, 10-15% faster than without in every pair of runs.
 #[inline]
-fn first_least(lens: &[i32]) -> usize {
+pub(crate) fn first_least(lens: &[i32]) -> usize {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
         // SAFETY: the processor has AVX2, which is all that `first_least_avx2` requires.

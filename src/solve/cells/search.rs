@@ -14,17 +14,21 @@
 
 use std::time::Instant;
 
-use super::{Cells, Mark};
+use super::{CURRENT, Cells, Mark};
 use crate::problem::OptionId;
 use crate::solve::{Clash, ClashKind, End, Flow, Limit, Outcome, SearchConfig, Stats, check_clock};
 
-/// One level of the search: the item chosen, the next of its options to try, and the
-/// save point after covering it.
+/// One level of the search: the next of its item's options to try, where they end,
+/// and the save point after covering the item. A level with a single option has no save
+/// point: when it is done, the level above restores its own, which undoes this level
+/// too (Knuth and Solnon's forced moves cost no save).
 #[derive(Clone, Copy, Debug)]
 struct Frame {
     next: u32,
     end: u32,
-    mark: Mark,
+    mark: Option<Mark>,
+    /// Whether an option of this level was tried, so the next must restore first.
+    tried: bool,
 }
 
 /// The dancing-cells engine: the structure and the bookkeeping of forced options.
@@ -63,7 +67,24 @@ impl Engine {
         on_solution: &mut dyn FnMut(&[OptionId]) -> Flow,
         start: Instant,
     ) -> Result<Outcome, Clash> {
-        let root = self.cells.save();
+        if self.cells.trails() {
+            self.search_with::<true>(forced, solution, config, on_solution, start)
+        } else {
+            self.search_with::<false>(forced, solution, config, on_solution, start)
+        }
+    }
+
+    /// [`Engine::search`] with save points of one kind (`TRAIL`: a trail of changed
+    /// sizes; else copies).
+    fn search_with<const TRAIL: bool>(
+        &mut self,
+        forced: &[OptionId],
+        solution: &mut Vec<OptionId>,
+        config: &SearchConfig,
+        on_solution: &mut dyn FnMut(&[OptionId]) -> Flow,
+        start: Instant,
+    ) -> Result<Outcome, Clash> {
+        let root = self.cells.save::<TRAIL>();
         let mut ignored = 0;
         let mut clash = None;
         let mut done = 0;
@@ -79,7 +100,7 @@ impl Engine {
                     self.claim[i] = self.cells.clr.get(x as usize).copied().unwrap_or(0);
                 }
             }
-            self.cells.commit_forced(o, &mut ignored);
+            self.cells.commit_forced::<TRAIL>(o, &mut ignored);
             done = k + 1;
         }
         for &o in &forced[..done] {
@@ -93,10 +114,11 @@ impl Engine {
                 solution.clear();
                 solution.extend_from_slice(forced);
                 self.cells.forced_moves.clear();
-                Ok(self.run(solution, config, on_solution, start))
+                Ok(self.run::<TRAIL>(solution, config, on_solution, start))
             }
         };
-        self.cells.restore(root);
+        self.cells.restore::<TRAIL>(root);
+        self.cells.release::<TRAIL>(root);
         self.cells.forced_moves.clear();
         if !config.undo_only {
             self.cells.reset();
@@ -152,26 +174,23 @@ impl Engine {
     fn choose(&mut self) -> Option<u32> {
         let c = &mut self.cells;
         while let Some(u) = c.forced_moves.pop() {
-            if c.st.pos[u as usize] < c.st.ap && c.st.size[u as usize].live <= 1 {
+            // Still active (unflagged) with at most one option.
+            if c.size(u) <= 1 {
                 return Some(u);
             }
         }
-        let act = &c.st.act[..c.st.ap as usize];
-        if act.is_empty() {
+        let sizes = c.primary_sizes();
+        if sizes.is_empty() {
             return None;
         }
-        // The least (size, item): fewest options, then the first declared.
-        let size = &c.st.size;
-        let mut best = u64::MAX;
-        for &i in act {
-            let key = (u64::from(size[i as usize].live) << 32) | u64::from(i);
-            best = best.min(key);
-        }
-        Some(best as u32)
+        // The first least size: fewest options, then the first declared; a flagged
+        // (covered) item is never least unless all are.
+        let i = crate::solve::search::first_least(sizes) as u32;
+        (sizes[i as usize] < CURRENT).then_some(i)
     }
 
     /// The loop proper, with the forced options committed.
-    fn run(
+    fn run<const TRAIL: bool>(
         &mut self,
         solution: &mut Vec<OptionId>,
         config: &SearchConfig,
@@ -214,13 +233,14 @@ impl Engine {
                     }
                 }
                 Some(best) => {
-                    self.cells.cover_chosen(best, &mut stats.updates);
+                    self.cells.cover_chosen::<TRAIL>(best, &mut stats.updates);
                     let live = self.cells.live(best);
-                    let mark = self.cells.save();
+                    let mark = (live.len() > 1).then(|| self.cells.save::<TRAIL>());
                     let frame = Frame {
                         next: live.start,
                         end: live.end,
                         mark,
+                        tried: false,
                     };
                     if level == self.frames.len() {
                         self.frames.push(frame);
@@ -238,20 +258,27 @@ impl Engine {
                     break 'node;
                 }
                 let f = &mut self.frames[level - 1];
-                let mark = f.mark;
+                let (mark, tried) = (f.mark, f.tried);
                 if f.next == f.end {
                     // This level is done; the level above restores its own save point,
                     // which undoes this level's cover, before its next option.
+                    if let Some(m) = mark {
+                        self.cells.release::<TRAIL>(m);
+                    }
                     level -= 1;
                     continue;
                 }
-                let x = self.cells.st.set[f.next as usize];
+                let x = self.cells.set[f.next as usize];
                 f.next += 1;
+                f.tried = true;
                 // The level's save point is where the previous option left off.
-                self.cells.restore(mark);
-                self.cells.forced_moves.clear();
+                if tried && let Some(m) = mark {
+                    self.cells.restore::<TRAIL>(m);
+                    // Forced moves noted below this level are stale now.
+                    self.cells.forced_moves.clear();
+                }
                 self.choice[level - 1] = x;
-                if self.cells.commit(x, true, &mut stats.updates) {
+                if self.cells.commit::<TRAIL>(x, true, &mut stats.updates) {
                     continue 'node;
                 }
             }

@@ -10,8 +10,8 @@
 //! |------|---------|
 //! | 0 | solved: a solution was found (for every record of a data file) |
 //! | 1 | no solution: the search was complete and found none (for some record) |
-//! | 2 | bad input or usage: diagnostics were printed |
-//! | 3 | cut short: a limit or Ctrl-C stopped the search before it found a solution |
+//! | 2 | bad input or usage: diagnostics were printed (some record failed, others ran) |
+//! | 3 | cut short: a limit or Ctrl-C stopped a search, so the answer is incomplete |
 
 mod optimize;
 mod output;
@@ -21,8 +21,8 @@ mod solve;
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::diag::{Diagnostics, RenderStyle, render_all};
@@ -37,7 +37,7 @@ pub const EXIT_SOLVED: u8 = 0;
 pub const EXIT_NO_SOLUTION: u8 = 1;
 /// Exit code: bad input or usage.
 pub const EXIT_BAD_INPUT: u8 = 2;
-/// Exit code: a limit cut the search short before a solution was found.
+/// Exit code: a limit or Ctrl-C cut a search short; the answer printed is incomplete.
 pub const EXIT_CUT_SHORT: u8 = 3;
 
 /// How much of the search to run and what to print, shared by `run` and `solve`.
@@ -181,7 +181,9 @@ pub(crate) fn read_source(o: &mut Out<'_>, path: Option<&Path>) -> Option<Source
 
 /// E0901 for a file that is not UTF-8, pointing at its first bad byte.
 fn not_utf8(name: String, bytes: &[u8]) -> crate::diag::Diag {
-    let at = std::str::from_utf8(bytes).err().map_or(0, |e| e.valid_up_to());
+    let at = std::str::from_utf8(bytes)
+        .err()
+        .map_or(0, |e| e.valid_up_to());
     let byte = bytes.get(at).copied().unwrap_or(0);
     // Shown with the bad bytes replaced; the text before the first one is unchanged, so
     // `at` is still its place, and U+FFFD takes three bytes.
@@ -194,7 +196,9 @@ fn not_utf8(name: String, bytes: &[u8]) -> crate::diag::Diag {
             format!("{name}, line {line}: byte 0x{byte:02X} is not UTF-8"),
         )
         .label(crate::source::Span::new(at, at + 3), "not UTF-8")
-        .help("dlxc reads UTF-8 text; convert the file, for example with `iconv -f latin1 -t utf-8`")
+        .help(
+            "dlxc reads UTF-8 text; convert the file, for example with `iconv -f latin1 -t utf-8`",
+        )
         .with_source(&src),
     )
 }

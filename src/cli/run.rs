@@ -7,6 +7,7 @@ use std::time::Instant;
 use serde_json::json;
 
 use crate::check::{Checked, check as check_model};
+use crate::cli::records::{DataFile, Next, RecordError};
 use crate::cli::solve::finish;
 use crate::cli::{
     EXIT_BAD_INPUT, EXIT_CUT_SHORT, EXIT_NO_SOLUTION, EXIT_SOLVED, Emit, ModelArgs, Out,
@@ -14,7 +15,6 @@ use crate::cli::{
 };
 use crate::diag::Diagnostics;
 use crate::diag::report::Report;
-use crate::cli::records::{DataFile, Next, RecordError};
 use crate::lower::data::{BadRecord, ParamType};
 use crate::lower::eval::Env;
 use crate::lower::value::Value;
@@ -170,9 +170,11 @@ impl RecordIn {
 /// Where the instances come from: the model's defaults (once), or a data file read one
 /// record at a time.
 enum Instances {
-    Default { given: bool },
+    Default {
+        given: bool,
+    },
     Data {
-        file: DataFile,
+        file: Box<DataFile>,
         name: Rc<str>,
         ty: ParamType,
     },
@@ -198,7 +200,7 @@ impl Instances {
         match DataFile::open(path, &ty) {
             Ok(file) => Some(Instances::Data {
                 name: Rc::from(file.name.as_str()),
-                file,
+                file: Box::new(file),
                 ty,
             }),
             Err(e) => {
@@ -241,19 +243,21 @@ impl Instances {
             },
             Next::Bad(b) => bad(b),
             Next::End if file.records() == 0 => {
-                let r = Report::error("E0605", format!("{name} holds no data records")).help(
-                    format!(
+                let r =
+                    Report::error("E0605", format!("{name} holds no data records")).help(format!(
                         "the file has only comments or blank lines; each record must be {}",
                         record_layout(ty)
-                    ),
-                );
+                    ));
                 report(o, &Diagnostics::from(Box::new(r) as crate::diag::Diag));
                 return Err(());
             }
             Next::End => Got::End,
             Next::Interrupted => Got::Interrupted,
             Next::Failed(e) => {
-                o.error(&format!("cannot read {name} after line {}: {e}", file.line()));
+                o.error(&format!(
+                    "cannot read {name} after line {}: {e}",
+                    file.line()
+                ));
                 return Err(());
             }
         })

@@ -156,7 +156,11 @@ impl BadRecord {
         message: String,
     ) -> BadRecord {
         let start = at.start.min(raw.len());
-        let line = first_line + raw.as_bytes()[..start].iter().filter(|&&b| b == b'\n').count();
+        let line = first_line
+            + raw.as_bytes()[..start]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count();
         BadRecord {
             code: "E0605",
             index,
@@ -595,15 +599,18 @@ mod tests {
         assert_eq!(blamed("1\n# c\n2\nx\n", &ints), ("x".into(), 4));
         assert_eq!(blamed("1\n#\u{e9}\n2\nx\n", &ints), ("x".into(), 4));
         // Multi-byte blanks and tabs before the word do not shift the column.
-        assert_eq!(
-            blamed("1\u{3000}\u{3000}\nx\n", &ints),
-            ("x".into(), 2)
-        );
+        assert_eq!(blamed("1\u{3000}\u{3000}\nx\n", &ints), ("x".into(), 2));
         assert_eq!(blamed("1\t2\t\u{e9}y 3\n", &ints), ("\u{e9}y".into(), 1));
-        assert_eq!(blamed("# head\n\n  1 2\r\n\t 3 z\r\n", &ints), ("z".into(), 4));
+        assert_eq!(
+            blamed("# head\n\n  1 2\r\n\t 3 z\r\n", &ints),
+            ("z".into(), 4)
+        );
         assert_eq!(blamed("  12x  \n", &ParamType::Int), ("12x".into(), 1));
         let grid = ParamType::Grid(Some((2, 2)));
-        assert_eq!(blamed("ab\n\n# c\n\u{e9}bc\n", &grid), ("\u{e9}bc".into(), 4));
+        assert_eq!(
+            blamed("ab\n\n# c\n\u{e9}bc\n", &grid),
+            ("\u{e9}bc".into(), 4)
+        );
     }
 
     #[test]

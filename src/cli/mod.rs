@@ -179,6 +179,10 @@ pub(crate) fn read_source(o: &mut Out<'_>, path: Option<&Path>) -> Option<Source
     }
 }
 
+/// The help line of E0901.
+pub(crate) const NOT_UTF8_HELP: &str =
+    "dlxc reads UTF-8 text; convert the file, for example with `iconv -f latin1 -t utf-8`";
+
 /// E0901 for a file that is not UTF-8, pointing at its first bad byte.
 fn not_utf8(name: String, bytes: &[u8]) -> crate::diag::Diag {
     let at = std::str::from_utf8(bytes)
@@ -196,9 +200,7 @@ fn not_utf8(name: String, bytes: &[u8]) -> crate::diag::Diag {
             format!("{name}, line {line}: byte 0x{byte:02X} is not UTF-8"),
         )
         .label(crate::source::Span::new(at, at + 3), "not UTF-8")
-        .help(
-            "dlxc reads UTF-8 text; convert the file, for example with `iconv -f latin1 -t utf-8`",
-        )
+        .help(NOT_UTF8_HELP)
         .with_source(&src),
     )
 }

@@ -223,10 +223,7 @@ impl RecordError {
     /// The diagnostic for a bad record of `file`; `help` says what a record looks like.
     pub fn new(file: &str, bad: BadRecord, help: String) -> RecordError {
         let (label, help) = if bad.code == "E0901" {
-            (
-                "not UTF-8",
-                "dlxc reads UTF-8 text; convert the file, for example with `iconv -f latin1 -t utf-8`".to_string(),
-            )
+            ("not UTF-8", super::NOT_UTF8_HELP.to_string())
         } else {
             ("this record has the wrong shape", help)
         };
@@ -304,5 +301,33 @@ impl SourceCode for Window {
             inner.column(),
             inner.line_count(),
         )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::RenderStyle;
+
+    #[test]
+    fn lines_span_blocks_and_the_last_needs_no_line_end() {
+        let long = "x".repeat(BLOCK * 2 + 17);
+        let text = format!("# c\n{long}\r\n\nshort");
+        let path = std::env::temp_dir().join(format!("dlxc-records-{}.txt", std::process::id()));
+        std::fs::write(&path, &text).unwrap();
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let mut o = Out::new(&mut out, &mut err, RenderStyle::GOLDEN);
+        let mut file = DataFile::open(&path, &ParamType::Str).unwrap();
+        let mut got = Vec::new();
+        loop {
+            match file.next(&mut o) {
+                Next::Record(r) => got.push((r.index, r.line, r.text)),
+                Next::End => break,
+                _ => panic!("unexpected"),
+            }
+        }
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(got, [(0, 2, long), (1, 4, "short".to_string())]);
+        assert_eq!((file.records(), file.line()), (2, 4));
     }
 }

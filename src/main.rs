@@ -8,8 +8,9 @@ use dlxc::cli::{self, Command, Emit, ModelArgs, SearchArgs};
 
 /// Exact cover, declaratively: compile `.dlx` models and solve them with Dancing Links.
 ///
-/// Exit codes: 0 solved, 1 no solution, 2 bad input or usage, 3 search cut short by a
-/// limit before a solution was found.
+/// Exit codes: 0 solved, 1 no solution, 2 bad input or usage (with --data: some record
+/// could not be read or compiled; the others are still answered), 3 the answer is
+/// incomplete: a limit or Ctrl-C cut the search short.
 #[derive(Parser, Debug)]
 #[command(name = "dlxc", version, about, propagate_version = true)]
 struct Cli {
@@ -63,7 +64,8 @@ struct ModelFlags {
     /// Set a parameter: `-p n=4`, `-p 'missing={3,12}'`, `-p alphabet=ABCD`.
     #[arg(short = 'p', long = "param", value_name = "NAME=VALUE")]
     params: Vec<String>,
-    /// A data file: each record fills the model's data parameter and is solved in turn.
+    /// A data file (`-`: standard input): each record fills the model's data parameter
+    /// and is read, solved and printed before the next is read.
     #[arg(long, value_name = "FILE")]
     data: Option<PathBuf>,
     /// Largest number of items or options one family may make, and of elements one
@@ -77,10 +79,11 @@ struct SearchFlags {
     /// Print every solution.
     #[arg(long, conflicts_with_all = ["limit", "count"])]
     all: bool,
-    /// Print at most N solutions.
-    #[arg(long, value_name = "N", conflicts_with = "count")]
+    /// Print at most N solutions (with --count: count up to N and stop).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     limit: Option<u64>,
-    /// Print the number of solutions only.
+    /// Print the number of solutions only. A count that is a lower bound prints as
+    /// `N+`: the search was cut short (exit 3) or stopped at --limit N (exit 0).
     #[arg(long)]
     count: bool,
     /// Print search statistics (nodes, updates, time) to stderr.
@@ -89,7 +92,8 @@ struct SearchFlags {
     /// Print JSON Lines: one object per solution, then a summary object.
     #[arg(long)]
     json: bool,
-    /// Stop searching after this many seconds.
+    /// Stop searching after this many seconds (a positive number; huge values mean no
+    /// limit).
     #[arg(long, value_name = "SECONDS", value_parser = positive_seconds)]
     time_limit: Option<f64>,
     /// Stop searching after this many search-tree nodes.
@@ -98,7 +102,8 @@ struct SearchFlags {
     /// With an objective: show each improving solution on stderr.
     #[arg(long)]
     verbose: bool,
-    /// With an objective: print only the optimal value (one line per record).
+    /// With an objective: print only the optimal value, one line per record; `V?` when
+    /// a limit cut the search short after finding value V, `?` before finding any.
     #[arg(long, conflicts_with_all = ["count", "json"])]
     value: bool,
     /// Print TEXT instead of `No solution` (for example `--none=-1`).

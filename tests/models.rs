@@ -325,10 +325,11 @@ fn limits_cut_the_search_short_and_say_so() {
         "1000",
     ]);
     assert_eq!(
-        r.code, 0,
-        "solutions were found before the limit: {}",
+        r.code, 3,
+        "solutions were found before the limit, but the count is incomplete: {}",
         r.stderr
     );
+    assert!(r.stdout.trim().ends_with('+'), "{}", r.stdout);
     assert!(
         r.stderr
             .contains("search cut short (node limit reached) after 1000 nodes"),

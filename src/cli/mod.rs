@@ -10,18 +10,19 @@
 //! |------|---------|
 //! | 0 | solved: a solution was found (for every record of a data file) |
 //! | 1 | no solution: the search was complete and found none (for some record) |
-//! | 2 | bad input or usage: diagnostics were printed |
-//! | 3 | cut short: a limit or Ctrl-C stopped the search before it found a solution |
+//! | 2 | bad input or usage: diagnostics were printed (some record failed, others ran) |
+//! | 3 | cut short: a limit or Ctrl-C stopped a search, so the answer is incomplete |
 
 mod optimize;
 mod output;
+mod records;
 mod run;
 mod solve;
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::diag::{Diagnostics, RenderStyle, render_all};
@@ -36,7 +37,7 @@ pub const EXIT_SOLVED: u8 = 0;
 pub const EXIT_NO_SOLUTION: u8 = 1;
 /// Exit code: bad input or usage.
 pub const EXIT_BAD_INPUT: u8 = 2;
-/// Exit code: a limit cut the search short before a solution was found.
+/// Exit code: a limit or Ctrl-C cut a search short; the answer printed is incomplete.
 pub const EXIT_CUT_SHORT: u8 = 3;
 
 /// How much of the search to run and what to print, shared by `run` and `solve`.
@@ -122,6 +123,8 @@ pub fn terminal_style() -> RenderStyle {
 /// Runs a command, writing results to `out` and diagnostics to `err`, and returns the
 /// exit code.
 pub fn execute(cmd: Command, out: &mut dyn Write, err: &mut dyn Write, style: RenderStyle) -> u8 {
+    // Ctrl-C is ours from the start, so an interrupted compilation says so too.
+    interrupt_flag();
     let mut o = Out::new(out, err, style);
     let code = match cmd {
         Command::Run(m, s) => run::run(&mut o, &m, &s),
@@ -145,23 +148,61 @@ pub fn execute(cmd: Command, out: &mut dyn Write, err: &mut dyn Write, style: Re
             }
         },
     };
+    busy(None);
     if o.broken_pipe() { EXIT_SOLVED } else { code }
 }
 
 /// Reads a file (or standard input for `-`) into a source file, or says why not.
 pub(crate) fn read_source(o: &mut Out<'_>, path: Option<&Path>) -> Option<SourceFile> {
-    let (name, text) = match path {
-        None => ("<stdin>".to_string(), io::read_to_string(io::stdin())),
-        Some(p) if p == Path::new("-") => ("<stdin>".to_string(), io::read_to_string(io::stdin())),
-        Some(p) => (p.display().to_string(), std::fs::read_to_string(p)),
+    let read_stdin = || {
+        let mut bytes = Vec::new();
+        io::Read::read_to_end(&mut io::stdin(), &mut bytes).map(|_| bytes)
     };
-    match text {
-        Ok(t) => Some(SourceFile::new(name, t)),
+    let (name, bytes) = match path {
+        None => ("<stdin>".to_string(), read_stdin()),
+        Some(p) if p == Path::new("-") => ("<stdin>".to_string(), read_stdin()),
+        Some(p) => (p.display().to_string(), std::fs::read(p)),
+    };
+    let bytes = match bytes {
+        Ok(b) => b,
         Err(e) => {
             o.error(&format!("cannot read {name}: {e}"));
+            return None;
+        }
+    };
+    match String::from_utf8(bytes) {
+        Ok(text) => Some(SourceFile::new(name, text)),
+        Err(e) => {
+            report(o, &Diagnostics::from(not_utf8(name, e.as_bytes())));
             None
         }
     }
+}
+
+/// The help line of E0901.
+pub(crate) const NOT_UTF8_HELP: &str =
+    "dlxc reads UTF-8 text; convert the file, for example with `iconv -f latin1 -t utf-8`";
+
+/// E0901 for a file that is not UTF-8, pointing at its first bad byte.
+fn not_utf8(name: String, bytes: &[u8]) -> crate::diag::Diag {
+    let at = std::str::from_utf8(bytes)
+        .err()
+        .map_or(0, |e| e.valid_up_to());
+    let byte = bytes.get(at).copied().unwrap_or(0);
+    // Shown with the bad bytes replaced; the text before the first one is unchanged, so
+    // `at` is still its place, and U+FFFD takes three bytes.
+    let shown = String::from_utf8_lossy(bytes).into_owned();
+    let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+    let src = SourceFile::new(name.clone(), shown);
+    Box::new(
+        crate::diag::report::Report::error(
+            "E0901",
+            format!("{name}, line {line}: byte 0x{byte:02X} is not UTF-8"),
+        )
+        .label(crate::source::Span::new(at, at + 3), "not UTF-8")
+        .help(NOT_UTF8_HELP)
+        .with_source(&src),
+    )
 }
 
 /// Prints diagnostics; returns whether any was an error.
@@ -173,8 +214,26 @@ pub(crate) fn report(o: &mut Out<'_>, diags: &Diagnostics) -> bool {
     diags.has_errors()
 }
 
-/// The interrupt flag set by Ctrl-C. Installed once; a second Ctrl-C while the flag is
-/// still set ends the process, so a stuck phase can always be stopped.
+/// What the command is doing while it does not look at the interrupt flag (reading
+/// and compiling, before anything is printed), for the notice Ctrl-C then prints.
+static BUSY: Mutex<Option<String>> = Mutex::new(None);
+
+/// Marks a stretch of work that does not look at the interrupt flag and has printed no
+/// results: Ctrl-C during it ends the process at once, saying it was `doing` this.
+/// `None` ends the stretch.
+pub(crate) fn busy(doing: Option<String>) {
+    if let Ok(mut b) = BUSY.lock() {
+        *b = doing;
+    }
+}
+
+/// The interrupt flag set by Ctrl-C. Installed once, when a command starts.
+///
+/// While the command is [`busy`] (reading or compiling), Ctrl-C ends it at once with a
+/// notice and exit code 3: nothing has been printed, so nothing is lost. Otherwise it
+/// raises the flag, which the search and the record loop look at; they stop, say what
+/// was done, and exit with 3. A second Ctrl-C while the flag is raised ends the process
+/// at once (130), so a stuck phase can always be stopped.
 pub fn interrupt_flag() -> Arc<AtomicBool> {
     static FLAG: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
     Arc::clone(FLAG.get_or_init(|| {
@@ -183,7 +242,16 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
         // If a handler cannot be installed (another one exists), Ctrl-C keeps its
         // default meaning: end the process. Nothing is lost but the final statistics.
         let _ = ctrlc::set_handler(move || {
+            let doing = BUSY.lock().ok().and_then(|b| b.clone());
+            if let Some(doing) = doing {
+                let _ = writeln!(
+                    io::stderr(),
+                    "interrupted while {doing}: nothing was solved"
+                );
+                std::process::exit(i32::from(EXIT_CUT_SHORT));
+            }
             if f.swap(true, Ordering::SeqCst) {
+                let _ = writeln!(io::stderr(), "interrupted again: stopping at once");
                 std::process::exit(130);
             }
         });
@@ -193,11 +261,10 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
 
 /// The engine settings for one search.
 pub(crate) fn search_config(s: &SearchArgs) -> SearchConfig {
-    let max_solutions = if s.count {
-        None
-    } else if let Some(k) = s.limit {
+    // `--count --limit N` counts up to N and stops: "are there at least N?".
+    let max_solutions = if let Some(k) = s.limit {
         Some(u128::from(k))
-    } else if s.all {
+    } else if s.all || s.count {
         None
     } else {
         Some(1)
@@ -206,9 +273,21 @@ pub(crate) fn search_config(s: &SearchArgs) -> SearchConfig {
         count_only: s.count,
         max_solutions,
         node_limit: s.node_limit,
-        time_limit: s.time_limit.map(Duration::from_secs_f64),
+        time_limit: s.time_limit.map(seconds),
         interrupt: Some(interrupt_flag()),
         ..SearchConfig::default()
+    }
+}
+
+/// A time limit in seconds as a duration. The command line accepts only positive
+/// finite numbers; one too large for a `Duration` (over 584 billion years) saturates,
+/// which is no limit in practice. What the library is given otherwise (NaN, negative)
+/// is no time at all.
+fn seconds(s: f64) -> Duration {
+    if s.is_nan() || s <= 0.0 {
+        Duration::ZERO
+    } else {
+        Duration::try_from_secs_f64(s).unwrap_or(Duration::MAX)
     }
 }
 

@@ -5,7 +5,11 @@
 //! then the solution as usual (a painted grid, or its options one per line); with
 //! `--all`, every optimal solution, separated by blank lines. A search cut short after
 //! finding a solution prints `best count found: 3 (not proven minimal)` instead of the
-//! first line, with a notice on stderr. `--value` prints the value line's number alone.
+//! first line, with a notice on stderr, and exits with 3. `--value` prints the value
+//! line's number alone, one line per record: `3?` when a limit cut the search short
+//! after finding value 3 (not proven optimal), `?` when it found none before. `--count`
+//! prints the number of optimal solutions, marked the same way (`4?`), or `N+` when
+//! `--limit N` is smaller than the count.
 
 use serde_json::json;
 
@@ -99,10 +103,19 @@ pub(crate) fn solve_record(
         o.line(&jsonl::summary(&summary, &extra));
     } else {
         match out.value {
+            // One line per record with `--value` and `--count`, even with no answer.
+            None if cut && (s.value || s.count) => o.line("?"),
             None if cut => {}
             None => o.line(s.none.as_deref().unwrap_or("No solution")),
-            Some(v) if s.value => o.line(&v.to_string()),
-            Some(_) if s.count => o.line(&out.solutions.len().to_string()),
+            Some(v) if s.value => o.line(&if cut { format!("{v}?") } else { v.to_string() }),
+            Some(_) if s.count => {
+                let n = out.solutions.len();
+                o.line(&match s.limit {
+                    _ if cut => format!("{n}?"),
+                    Some(k) if n as u128 > u128::from(k) => format!("{k}+"),
+                    _ => n.to_string(),
+                });
+            }
             Some(v) => {
                 if out.optimal {
                     o.line(&format!("{word} {what}: {v}"));
@@ -136,9 +149,10 @@ pub(crate) fn solve_record(
             out.stats.nodes
         ));
     }
+    // A value not proven optimal is an incomplete answer, as is none found yet.
     let code = match out.value {
+        _ if cut => EXIT_CUT_SHORT,
         Some(_) => EXIT_SOLVED,
-        None if cut => EXIT_CUT_SHORT,
         None => EXIT_NO_SOLUTION,
     };
     Ok(Answer { code, cut })

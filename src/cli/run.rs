@@ -7,6 +7,7 @@ use std::time::Instant;
 use serde_json::json;
 
 use crate::check::{Checked, check as check_model};
+use crate::cli::records::{DataFile, Next, RecordError};
 use crate::cli::solve::finish;
 use crate::cli::{
     EXIT_BAD_INPUT, EXIT_CUT_SHORT, EXIT_NO_SOLUTION, EXIT_SOLVED, Emit, ModelArgs, Out,
@@ -14,7 +15,7 @@ use crate::cli::{
 };
 use crate::diag::Diagnostics;
 use crate::diag::report::Report;
-use crate::lower::data::{self, ParamType};
+use crate::lower::data::{BadRecord, ParamType};
 use crate::lower::eval::Env;
 use crate::lower::value::Value;
 use crate::lower::{Instance, Lowerer, RecordFailure, objective};
@@ -147,8 +148,6 @@ fn lowerer<'m>(o: &mut Out<'_>, f: &'m Front, args: &ModelArgs) -> Option<Lowere
     }
 }
 
-/// The records of the data file, each as a value of the data parameter's type, or the
-/// single default instance (`None`).
 /// One instance to solve: the data record's value (none for the model's defaults), its
 /// index in the file, and a description of where it is, for messages.
 struct RecordIn {
@@ -168,99 +167,114 @@ impl RecordIn {
     }
 }
 
-fn records(o: &mut Out<'_>, args: &ModelArgs, lowerer: &Lowerer<'_>) -> Option<Vec<RecordIn>> {
-    let Some(path) = &args.data else {
-        return Some(vec![RecordIn {
-            value: None,
-            index: None,
-            file: Rc::from(""),
-            line: 0,
-        }]);
-    };
-    let (_, ty) = lowerer.data_param()?.clone();
-    let src = read_source(o, Some(path))?;
-    let recs = match data::split_records(src.text(), &ty) {
-        Ok(r) if r.is_empty() => {
-            let r = Report::error("E0605", format!("{} holds no data records", src.name()))
-                .help(format!(
-                    "the file has only comments or blank lines; each record must be {}",
-                    record_layout(&ty)
-                ))
-                .with_source(&src);
-            report(o, &Diagnostics::from(Box::new(r) as crate::diag::Diag));
-            return None;
-        }
-        Ok(r) => r,
-        Err((line, offset, e)) => {
-            let len = src.text()[offset..]
-                .find('\n')
-                .unwrap_or(src.text().len() - offset);
-            report(
-                o,
-                &Diagnostics::from(data_error(
-                    &src,
-                    &ty,
-                    line,
-                    Span::new(offset, offset + len),
-                    &e.message,
-                )),
-            );
-            return None;
-        }
-    };
-    let file: Rc<str> = Rc::from(src.name());
-    let mut out = Vec::with_capacity(recs.len());
-    let mut errors = Diagnostics::new();
-    for (k, rec) in recs.iter().enumerate() {
-        match data::parse_text(&rec.text, &ty) {
-            Ok(v) => out.push(RecordIn {
-                value: Some(v),
-                index: Some(k),
-                file: Rc::clone(&file),
-                line: rec.line,
+/// Where the instances come from: the model's defaults (once), or a data file read one
+/// record at a time.
+enum Instances {
+    Default {
+        given: bool,
+    },
+    Data {
+        file: Box<DataFile>,
+        name: Rc<str>,
+        ty: ParamType,
+    },
+}
+
+/// What [`Instances::next`] found.
+enum Got {
+    Instance(RecordIn),
+    /// A record that cannot be read: its index and why.
+    Bad(usize, crate::diag::Diag),
+    End,
+    Interrupted,
+}
+
+impl Instances {
+    /// The instances of this run, or `None` (after saying why) when the data file
+    /// cannot be opened.
+    fn open(o: &mut Out<'_>, args: &ModelArgs, lowerer: &Lowerer<'_>) -> Option<Instances> {
+        let Some(path) = &args.data else {
+            return Some(Instances::Default { given: false });
+        };
+        let (_, ty) = lowerer.data_param()?.clone();
+        match DataFile::open(path, &ty) {
+            Ok(file) => Some(Instances::Data {
+                name: Rc::from(file.name.as_str()),
+                file: Box::new(file),
+                ty,
             }),
             Err(e) => {
-                let line_no = rec.line + e.line.unwrap_or(0);
-                let start = rec.offset
-                    + rec
-                        .text
-                        .split('\n')
-                        .take(e.line.unwrap_or(0))
-                        .map(|l| l.len() + 1)
-                        .sum::<usize>();
-                let len = src.text()[start.min(src.text().len())..]
-                    .find('\n')
-                    .unwrap_or(0);
-                let r = data_error(
-                    &src,
-                    &ty,
-                    line_no,
-                    Span::new(start, start + len),
-                    &format!("record {k}: {}", e.message),
-                );
-                errors.push_boxed(r);
+                o.error(&format!("cannot read {}: {e}", path.display()));
+                None
             }
         }
     }
-    if report(o, &errors) {
-        return None;
-    }
-    Some(out)
-}
 
-fn data_error(
-    src: &SourceFile,
-    ty: &ParamType,
-    line: usize,
-    span: Span,
-    message: &str,
-) -> crate::diag::Diag {
-    Box::new(
-        Report::error("E0605", format!("{}, line {line}: {message}", src.name()))
-            .label(span, "this record has the wrong shape")
-            .help(format!("each record must be {}", record_layout(ty)))
-            .with_source(src),
-    )
+    fn next(&mut self, o: &mut Out<'_>) -> Result<Got, ()> {
+        let (file, name, ty) = match self {
+            Instances::Default { given } => {
+                if std::mem::replace(given, true) {
+                    return Ok(Got::End);
+                }
+                return Ok(Got::Instance(RecordIn {
+                    value: None,
+                    index: None,
+                    file: Rc::from(""),
+                    line: 0,
+                }));
+            }
+            Instances::Data { file, name, ty } => (file, name, ty),
+        };
+        let bad = |b: BadRecord| {
+            let index = b.index;
+            let help = format!("each record must be {}", record_layout(ty));
+            let d: crate::diag::Diag = Box::new(RecordError::new(name, b, help));
+            Got::Bad(index, d)
+        };
+        Ok(match file.next(o) {
+            Next::Record(rec) => match rec.parse(ty) {
+                Ok(v) => Got::Instance(RecordIn {
+                    value: Some(v),
+                    index: Some(rec.index),
+                    file: Rc::clone(name),
+                    line: rec.line,
+                }),
+                Err(b) => bad(b),
+            },
+            Next::Bad(b) => bad(b),
+            Next::End if file.records() == 0 => {
+                let r =
+                    Report::error("E0605", format!("{name} holds no data records")).help(format!(
+                        "the file has only comments or blank lines; each record must be {}",
+                        record_layout(ty)
+                    ));
+                report(o, &Diagnostics::from(Box::new(r) as crate::diag::Diag));
+                return Err(());
+            }
+            Next::End => Got::End,
+            Next::Interrupted => Got::Interrupted,
+            Next::Failed(e) => {
+                o.error(&format!(
+                    "cannot read {name} after line {}: {e}",
+                    file.line()
+                ));
+                return Err(());
+            }
+        })
+    }
+
+    /// "after 12 records of puzzles.txt (up to line 13)", for the notice of an
+    /// interrupted run.
+    fn progress(&self, done: usize) -> String {
+        match self {
+            Instances::Default { .. } => String::new(),
+            Instances::Data { file, name, .. } => format!(
+                " after {done} record{} of {name} (up to line {})",
+                if done == 1 { "" } else { "s" },
+                file.line()
+            ),
+        }
+    }
 }
 
 fn record_layout(ty: &ParamType) -> String {
@@ -293,8 +307,14 @@ fn clash_report(src: &SourceFile, inst: &Instance, clash: &crate::solve::Clash) 
     r
 }
 
+/// Whether Ctrl-C was pressed.
+fn interrupted() -> bool {
+    crate::cli::interrupt_flag().load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Runs `dlxc run`.
 pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
+    crate::cli::busy(Some(format!("compiling {}", args.model.display())));
     let Some(f) = front(o, args) else {
         return EXIT_BAD_INPUT;
     };
@@ -302,21 +322,61 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
     let Some(mut lowerer) = lowerer(o, &f, args) else {
         return EXIT_BAD_INPUT;
     };
-    let Some(records) = records(o, args, &lowerer) else {
+    let Some(mut instances) = Instances::open(o, args, &lowerer) else {
         return EXIT_BAD_INPUT;
     };
+    if args.data.is_some() {
+        // From here the record loop and the search look at the interrupt flag.
+        crate::cli::busy(None);
+    }
     let started = Instant::now();
     let mut solver: Option<Solver> = None;
     let mut optimizer: Option<Optimizer> = None;
     let (mut unsolved, mut cut, mut broken) = (0usize, 0usize, 0usize);
-    for mut rec in records {
-        let (value, record) = (rec.value.take(), rec.index);
-        if crate::cli::interrupt_flag().load(std::sync::atomic::Ordering::Relaxed) {
+    // Records answered (or reported as failed), for the notice of an interrupted run.
+    let mut done = 0usize;
+    let mut stopped_by_user = false;
+    loop {
+        if interrupted() {
+            stopped_by_user = true;
             cut += 1;
             break;
         }
+        let mut rec = match instances.next(o) {
+            Ok(Got::Instance(rec)) => rec,
+            Ok(Got::Bad(index, diag)) => {
+                report(o, &Diagnostics::from(diag));
+                // One answer per record on stdout, so outputs stay aligned with inputs.
+                no_solution_line(o, s, Some(index), goal.is_some(), true);
+                broken += 1;
+                done += 1;
+                if !compact(s) {
+                    o.line("");
+                }
+                continue;
+            }
+            Ok(Got::End) => break,
+            Ok(Got::Interrupted) => {
+                stopped_by_user = true;
+                cut += 1;
+                break;
+            }
+            Err(()) => {
+                broken += 1;
+                break;
+            }
+        };
+        let (value, record) = (rec.value.take(), rec.index);
         let lowered = lowerer.instance(value);
+        crate::cli::busy(None);
         report(o, &lowerer.take_warnings());
+        if interrupted() {
+            // Ctrl-C while this record was being compiled: it is not answered.
+            stopped_by_user = true;
+            cut += 1;
+            break;
+        }
+        done += 1;
         let inst = match lowered {
             Ok(i) => i,
             Err(RecordFailure {
@@ -327,8 +387,7 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
                     o.note(&format!("in {place}:"));
                 }
                 report(o, &diagnostics);
-                // One answer per record on stdout, so outputs stay aligned with inputs.
-                no_solution_line(o, s, record, goal.is_some());
+                no_solution_line(o, s, record, goal.is_some(), !unsolvable);
                 if unsolvable {
                     unsolved += 1;
                 } else {
@@ -380,7 +439,12 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
                 let mut visit = |chosen: &[OptionId]| {
                     print_solution(o, &inst, chosen, s, record, printed);
                     printed += 1;
-                    Flow::Continue
+                    // Nobody reads the rest: stop at once rather than search on.
+                    if o.broken_pipe() {
+                        Flow::Stop
+                    } else {
+                        Flow::Continue
+                    }
                 };
                 sv.search(&inst.forced, &config, &mut visit).map(|outcome| {
                     let mut s_rec = s.clone();
@@ -406,9 +470,11 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
                     _ => unsolved += 1,
                 }
                 // Ctrl-C ends the whole run, not just this record's search.
-                if was_cut
-                    && crate::cli::interrupt_flag().load(std::sync::atomic::Ordering::Relaxed)
-                {
+                if was_cut && interrupted() {
+                    if args.data.is_some() && !compact(s) {
+                        o.line("");
+                    }
+                    stopped_by_user = true;
                     break;
                 }
             }
@@ -422,7 +488,7 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
                         Box::new(clash_report(&f.src, &inst, &clash)) as crate::diag::Diag
                     ),
                 );
-                no_solution_line(o, s, record, goal.is_some());
+                no_solution_line(o, s, record, goal.is_some(), false);
                 unsolved += 1;
             }
         }
@@ -432,6 +498,12 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
         if o.broken_pipe() {
             break;
         }
+    }
+    if stopped_by_user && args.data.is_some() {
+        o.note(&format!(
+            "interrupted{}; the rest were not solved",
+            instances.progress(done)
+        ));
     }
     if broken > 0 {
         EXIT_BAD_INPUT
@@ -449,13 +521,24 @@ fn compact(s: &SearchArgs) -> bool {
     s.json || s.count || s.value
 }
 
-fn no_solution_line(o: &mut Out<'_>, s: &SearchArgs, record: Option<usize>, goal: bool) {
+/// The answer line of a record that has no solution, or that failed (`failed`: bad
+/// input, reported on stderr), so every record has its answer on stdout.
+fn no_solution_line(
+    o: &mut Out<'_>,
+    s: &SearchArgs,
+    record: Option<usize>,
+    goal: bool,
+    failed: bool,
+) {
     if s.json {
         let summary = jsonl::Summary {
             complete: true,
             ..Default::default()
         };
         let mut extra = record_field(record);
+        if failed {
+            extra.push(("failed", json!(true)));
+        }
         if goal {
             // As for a search that found nothing: no value, so nothing is optimal.
             extra.push(("objective", serde_json::Value::Null));
@@ -491,18 +574,12 @@ fn finish_record(
         };
         o.line(&jsonl::summary(&summary, &record_field(record)));
     } else {
-        o.line(&st.solutions.to_string());
+        o.line(&super::solve::count_text(outcome));
     }
     if let End::Cut(limit) = &outcome.end {
         o.note(&super::solve::cut_notice(*limit, st));
     }
-    if st.solutions > 0 {
-        EXIT_SOLVED
-    } else if cut {
-        EXIT_CUT_SHORT
-    } else {
-        EXIT_NO_SOLUTION
-    }
+    super::solve::exit_code(outcome)
 }
 
 fn print_solution(
@@ -536,17 +613,28 @@ fn print_solution(
 
 /// Runs `dlxc check`: every diagnostic of parsing, checking and lowering, no search.
 pub fn check(o: &mut Out<'_>, args: &ModelArgs) -> u8 {
+    crate::cli::busy(Some(format!("checking {}", args.model.display())));
     let Some(f) = front(o, args) else {
         return EXIT_BAD_INPUT;
     };
     let Some(mut lowerer) = lowerer(o, &f, args) else {
         return EXIT_BAD_INPUT;
     };
-    let Some(records) = records(o, args, &lowerer) else {
+    let Some(mut instances) = Instances::open(o, args, &lowerer) else {
         return EXIT_BAD_INPUT;
     };
     let mut bad = false;
-    for mut rec in records {
+    loop {
+        let mut rec = match instances.next(o) {
+            Ok(Got::Instance(rec)) => rec,
+            Ok(Got::Bad(_, diag)) => {
+                report(o, &Diagnostics::from(diag));
+                bad = true;
+                continue;
+            }
+            Ok(Got::End | Got::Interrupted) => break,
+            Err(()) => return EXIT_BAD_INPUT,
+        };
         let lowered = lowerer.instance(rec.value.take());
         report(o, &lowerer.take_warnings());
         if let Err(fail) = lowered {
@@ -561,18 +649,24 @@ pub fn check(o: &mut Out<'_>, args: &ModelArgs) -> u8 {
 
 /// Runs `dlxc compile`: the lowered problem of the defaults (or of the first record).
 pub fn compile(o: &mut Out<'_>, args: &ModelArgs, emit: Emit) -> u8 {
+    crate::cli::busy(Some(format!("compiling {}", args.model.display())));
     let Some(f) = front(o, args) else {
         return EXIT_BAD_INPUT;
     };
     let Some(mut lowerer) = lowerer(o, &f, args) else {
         return EXIT_BAD_INPUT;
     };
-    let Some(records) = records(o, args, &lowerer) else {
+    let Some(mut instances) = Instances::open(o, args, &lowerer) else {
         return EXIT_BAD_INPUT;
     };
-    // `records` refuses an empty data file, and without one there is the default.
-    let Some(RecordIn { value, .. }) = records.into_iter().next() else {
-        return EXIT_BAD_INPUT;
+    let value = match instances.next(o) {
+        Ok(Got::Instance(rec)) => rec.value,
+        Ok(Got::Bad(_, diag)) => {
+            report(o, &Diagnostics::from(diag));
+            return EXIT_BAD_INPUT;
+        }
+        // `next` refuses an empty data file, and without one there is the default.
+        Ok(Got::End | Got::Interrupted) | Err(()) => return EXIT_BAD_INPUT,
     };
     let lowered = lowerer.instance(value);
     report(o, &lowerer.take_warnings());

@@ -13,6 +13,8 @@ use crate::solve::{End, Flow, Outcome, Solver};
 
 /// Runs `dlxc solve`.
 pub fn solve(o: &mut Out<'_>, file: Option<&Path>, as_matrix: bool, s: &SearchArgs) -> u8 {
+    let name = file.map_or_else(|| "<stdin>".into(), |p| p.display().to_string());
+    crate::cli::busy(Some(format!("reading {name}")));
     let Some(src) = read_source(o, file) else {
         return EXIT_BAD_INPUT;
     };
@@ -40,11 +42,17 @@ pub fn solve(o: &mut Out<'_>, file: Option<&Path>, as_matrix: bool, s: &SearchAr
         }
     };
     let config = search_config(s);
+    crate::cli::busy(None);
     let mut printed = 0u64;
     let mut visit = |chosen: &[OptionId]| {
         print_solution(o, &problem, chosen, as_matrix, s.json, printed);
         printed += 1;
-        Flow::Continue
+        // Nobody reads the rest: stop at once rather than search on.
+        if o.broken_pipe() {
+            Flow::Stop
+        } else {
+            Flow::Continue
+        }
     };
     let outcome = match solver.search(&[], &config, &mut visit) {
         Ok(outcome) => outcome,
@@ -105,7 +113,7 @@ pub(crate) fn finish(o: &mut Out<'_>, outcome: &Outcome, s: &SearchArgs, as_matr
         };
         o.line(&json::summary(&summary, &[]));
     } else if s.count {
-        o.line(&st.solutions.to_string());
+        o.line(&count_text(outcome));
     } else if st.solutions == 0 && complete {
         o.line(if let Some(none) = &s.none {
             none
@@ -121,10 +129,27 @@ pub(crate) fn finish(o: &mut Out<'_>, outcome: &Outcome, s: &SearchArgs, as_matr
     if let End::Cut(limit) = &outcome.end {
         o.note(&cut_notice(*limit, st));
     }
+    exit_code(outcome)
+}
+
+/// The exit code of a search: cut short by a limit or Ctrl-C means the answer printed
+/// is incomplete (whatever was found before), otherwise solved or no solution.
+/// Stopping at `--limit N` answers the question asked, so it is not cut short.
+pub(crate) fn exit_code(outcome: &Outcome) -> u8 {
     match outcome.end {
-        _ if st.solutions > 0 => EXIT_SOLVED,
         End::Cut(_) => EXIT_CUT_SHORT,
+        _ if outcome.stats.solutions > 0 => EXIT_SOLVED,
         _ => EXIT_NO_SOLUTION,
+    }
+}
+
+/// The `--count` line: the number of solutions, or `N+` (at least N) when the search
+/// did not run to its end, cut short by a limit or stopped at `--limit N`.
+pub(crate) fn count_text(outcome: &Outcome) -> String {
+    let n = outcome.stats.solutions;
+    match outcome.end {
+        End::Exhausted => n.to_string(),
+        End::Stopped | End::Cut(_) => format!("{n}+"),
     }
 }
 

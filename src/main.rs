@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use dlxc::cli::{self, Command, Emit, ModelArgs, SearchArgs};
+use dlxc::solve::EngineChoice;
 
 /// Exact cover, declaratively: compile `.dlx` models and solve them with Dancing Links.
 ///
@@ -109,6 +110,21 @@ struct SearchFlags {
     /// Print TEXT instead of `No solution` (for example `--none=-1`).
     #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
     none: Option<String>,
+    /// The search engine (models with an objective use branch and bound whatever this
+    /// says).
+    #[arg(long, value_enum, default_value_t = EngineFlag::Auto)]
+    engine: EngineFlag,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug)]
+enum EngineFlag {
+    /// Dancing cells for exact cover with or without colors, dancing links
+    /// (Algorithm M) for multiplicities.
+    Auto,
+    /// Dancing cells, as in Knuth's SSXCC (no multiplicities).
+    Cells,
+    /// Dancing links, as in Knuth's DLX1 and DLX3: node counts are Knuth's.
+    Links,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -152,6 +168,11 @@ impl From<SearchFlags> for SearchArgs {
             verbose: s.verbose,
             value: s.value,
             none: s.none,
+            engine: match s.engine {
+                EngineFlag::Auto => EngineChoice::Auto,
+                EngineFlag::Cells => EngineChoice::Cells,
+                EngineFlag::Links => EngineChoice::Links,
+            },
         }
     }
 }

@@ -63,6 +63,8 @@ pub struct SearchArgs {
     pub value: bool,
     /// What to print instead of `No solution` (`--none=-1`).
     pub none: Option<String>,
+    /// Which engine searches (`--engine`).
+    pub engine: crate::solve::EngineChoice,
 }
 
 /// `dlxc run` / `check` / `compile`: what model, parameters and data.
@@ -292,7 +294,7 @@ fn seconds(s: f64) -> Duration {
 }
 
 /// One line of search statistics, for `--stats`.
-pub(crate) fn output_stats(st: &crate::solve::Stats) -> String {
+pub(crate) fn output_stats(st: &crate::solve::Stats, engine: &str) -> String {
     let secs = st.elapsed.as_secs_f64();
     let rate = if secs > 0.0 {
         st.nodes as f64 / secs
@@ -300,7 +302,7 @@ pub(crate) fn output_stats(st: &crate::solve::Stats) -> String {
         0.0
     };
     format!(
-        "solutions: {}, nodes: {}, updates: {}, time: {:.3} s ({:.0} nodes/s)",
+        "solutions: {}, nodes: {}, updates: {}, time: {:.3} s ({:.0} nodes/s), engine: {engine}",
         st.solutions, st.nodes, st.updates, secs, rate
     )
 }

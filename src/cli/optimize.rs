@@ -136,7 +136,8 @@ pub(crate) fn solve_record(
     }
     if s.stats {
         let prefix = record.map_or(String::new(), |k| format!("record {k}: "));
-        o.note(&format!("{prefix}{}", super::output_stats(&out.stats)));
+        let stats = super::output_stats(&out.stats, "branch and bound");
+        o.note(&format!("{prefix}{stats}"));
     }
     if let End::Cut(limit) = out.end {
         let found = match out.value {

@@ -423,7 +423,7 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
             }
             None => {
                 if solver.is_none() || !lowerer.matrix_is_shared() {
-                    match Solver::new(&inst.families.problem) {
+                    match Solver::with_engine(&inst.families.problem, s.engine) {
                         Ok(sv) => solver = Some(sv),
                         Err(e) => {
                             let r = super::optimize::unsupported_report(&f.src, &inst, &e);
@@ -435,6 +435,7 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
                 let Some(sv) = solver.as_mut() else {
                     return EXIT_BAD_INPUT;
                 };
+                let engine = sv.engine_name();
                 let mut printed = 0u64;
                 let mut visit = |chosen: &[OptionId]| {
                     print_solution(o, &inst, chosen, s, record, printed);
@@ -452,11 +453,12 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
                     let code = if s.json || s.count {
                         finish_record(o, &outcome, s, record)
                     } else {
-                        finish(o, &outcome, &s_rec, false)
+                        finish(o, &outcome, &s_rec, false, engine)
                     };
                     if s.stats {
                         let prefix = record.map_or(String::new(), |k| format!("record {k}: "));
-                        o.note(&format!("{prefix}{}", super::output_stats(&outcome.stats)));
+                        let stats = super::output_stats(&outcome.stats, engine);
+                        o.note(&format!("{prefix}{stats}"));
                     }
                     (code, matches!(outcome.end, End::Cut(_)))
                 })

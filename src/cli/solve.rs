@@ -1,4 +1,8 @@
 //! `dlxc solve`: a problem in Knuth's text format or a 0/1 matrix, straight to the engine.
+//!
+//! A problem whose options have costs (Knuth's DLX5 `|n` tokens) is a DLX5 problem: it
+//! is optimized for the least total cost, printed as `dlxc run` prints a `minimize
+//! cost` model, never searched as plain exact cover.
 
 use std::path::Path;
 
@@ -30,7 +34,10 @@ pub fn solve(o: &mut Out<'_>, file: Option<&Path>, as_matrix: bool, s: &SearchAr
             return EXIT_BAD_INPUT;
         }
     };
-    let mut solver = match Solver::new(&problem) {
+    if problem.has_costs() {
+        return least_cost(o, problem, &src, s);
+    }
+    let mut solver = match Solver::with_engine(&problem, s.engine) {
         Ok(s) => s,
         Err(e) => {
             let r = crate::diag::report::Report::error("E0503", e.to_string()).help(e.help());
@@ -66,7 +73,48 @@ pub fn solve(o: &mut Out<'_>, file: Option<&Path>, as_matrix: bool, s: &SearchAr
             return EXIT_BAD_INPUT;
         }
     };
-    finish(o, &outcome, s, as_matrix)
+    finish(o, &outcome, s, as_matrix, solver.engine_name())
+}
+
+/// A DLX5 problem: the least total cost over all solutions (an option without a cost
+/// token costs 0), through the branch-and-bound engine of `minimize cost` models.
+fn least_cost(
+    o: &mut Out<'_>,
+    problem: Problem,
+    src: &crate::source::SourceFile,
+    s: &SearchArgs,
+) -> u8 {
+    use crate::lower::Instance;
+    use crate::lower::family::Families;
+    use crate::solve::{Objective, Optimizer};
+    let inst = Instance {
+        families: std::rc::Rc::new(Families {
+            problem,
+            ..Families::default()
+        }),
+        forced: Vec::new(),
+    };
+    let mut engine = match Optimizer::new(&inst.families.problem, Objective::MinimizeCost) {
+        Ok(e) => e,
+        Err(e) => {
+            let r = super::optimize::refusal_report(src, &inst, &e);
+            report(
+                o,
+                &crate::diag::Diagnostics::from(Box::new(r) as crate::diag::Diag),
+            );
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let config = search_config(s);
+    crate::cli::busy(None);
+    match super::optimize::solve_record(o, &mut engine, &inst, s, None, &config) {
+        Ok(answer) => answer.code,
+        Err(clash) => {
+            // Nothing is forced here, so no clash can happen.
+            o.error(&format!("internal error: unexpected clash {clash:?}"));
+            EXIT_BAD_INPUT
+        }
+    }
 }
 
 fn print_solution(
@@ -100,7 +148,13 @@ fn print_solution(
 
 /// Prints the end of a search (count, statistics, JSON summary, cut-short notice) and
 /// returns the exit code.
-pub(crate) fn finish(o: &mut Out<'_>, outcome: &Outcome, s: &SearchArgs, as_matrix: bool) -> u8 {
+pub(crate) fn finish(
+    o: &mut Out<'_>,
+    outcome: &Outcome,
+    s: &SearchArgs,
+    as_matrix: bool,
+    engine: &str,
+) -> u8 {
     let st = &outcome.stats;
     let complete = matches!(outcome.end, End::Exhausted | End::Stopped);
     if s.json {
@@ -124,7 +178,7 @@ pub(crate) fn finish(o: &mut Out<'_>, outcome: &Outcome, s: &SearchArgs, as_matr
         });
     }
     if s.stats {
-        o.note(&super::output_stats(st));
+        o.note(&super::output_stats(st, engine));
     }
     if let End::Cut(limit) = &outcome.end {
         o.note(&cut_notice(*limit, st));

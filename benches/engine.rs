@@ -27,6 +27,7 @@ fn engine() -> EngineChoice {
     match std::env::var("DLXC_ENGINE").as_deref() {
         Ok("links") => EngineChoice::Links,
         Ok("cells") => EngineChoice::Cells,
+        Ok("trail") => EngineChoice::CellsTrail,
         _ => EngineChoice::Auto,
     }
 }

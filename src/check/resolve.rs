@@ -431,13 +431,14 @@ impl<'a> Resolver<'a> {
     /// Binds names that are introduced together; the same name twice among them is an
     /// error, because only one of the two could ever be read.
     fn bind_all(&mut self, names: impl Iterator<Item = &'a Ident>, what: &str) {
-        let mark = self.locals.len();
+        // A set, not a scan of the names bound so far: a tuple or a parameter list
+        // may be long.
+        let mut seen: HashMap<&str, &Ident> = HashMap::new();
         for n in names {
             if n.name == "_" {
                 continue;
             }
-            if let Some(first) = self.locals[mark..].iter().find(|l| l.ident.name == n.name) {
-                let first = first.ident;
+            if let Some(&first) = seen.get(n.name.as_str()) {
                 let e = CheckError::new(
                     Code::DuplicateDefinition,
                     format!("duplicate {what} `{}`", n.name),
@@ -449,6 +450,7 @@ impl<'a> Resolver<'a> {
                 self.error(e);
                 continue;
             }
+            seen.insert(n.name.as_str(), n);
             self.locals.push(Local {
                 ident: n,
                 used: false,

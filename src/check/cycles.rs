@@ -29,8 +29,9 @@ pub(super) fn find_cycles(
                 return Vec::new();
             }
             let mut out: Vec<(usize, Span)> = Vec::new();
+            let mut seen = std::collections::HashSet::new();
             for &(j, span) in rs {
-                if kinds[j].is_value() && !out.iter().any(|&(k, _)| k == j) {
+                if kinds[j].is_value() && seen.insert(j) {
                     out.push((j, span));
                 }
             }

@@ -14,12 +14,13 @@ use rustc_hash::FxHashMap;
 
 use crate::diag::Diagnostics;
 use crate::diag::report::Report;
+use crate::lower::budget;
 use crate::lower::eval::{Env, EvalError, EvalResult};
 use crate::lower::value::Value;
 use crate::problem::{Bounds, Entry, ItemId, ItemKind, Opt, OptionId, Origin, Problem};
 use crate::source::Span;
 use crate::syntax::ast::{
-    BoundsExpr, CoverEntry, Decl, ForceDecl, ItemClass, ItemDecl, OptionDecl, Paint,
+    BoundsExpr, CoverEntry, Decl, ForceDecl, Ident, ItemClass, ItemDecl, OptionDecl, Paint,
 };
 
 /// Ids of items (or options, or anything else) by family and index values: what
@@ -125,6 +126,30 @@ fn too_many(env: &Env<'_>, what: &str, limit: usize, span: Span) -> EvalError {
     )
 }
 
+/// The error when the memory budget runs out while a family grows: which family, and
+/// how large it got.
+fn out_of_memory(env: &Env<'_>, what: &str, name: &Ident, made: usize) -> EvalError {
+    Box::new(
+        Report::error(
+            "E0505",
+            format!(
+                "the {what} family `{}` outgrew the memory budget of {}",
+                name.name,
+                budget::human(budget::budget())
+            ),
+        )
+        .label(
+            name.span,
+            format!(
+                "{made} {what}s made, {} in use",
+                budget::human(budget::in_use())
+            ),
+        )
+        .help("the model builds more than fits in memory; narrow the ranges of this family, or raise the budget with `--max-memory SIZE` (such as 8G)")
+        .with_source(&env.src),
+    )
+}
+
 /// Lowers every item and option family of the model, collecting one error per failing
 /// family.
 pub fn lower_families<'m>(env: &mut Env<'m>) -> Result<(Families, Diagnostics), Diagnostics> {
@@ -205,10 +230,14 @@ fn lower_items<'m>(
     let limit = env.size_limit;
     let mut made = 0usize;
     let mut index = Vec::with_capacity(item.index.len());
+    env.steps = 0;
     env.for_each(&item.clauses, &mut |env| {
         made += 1;
         if made > limit {
             return Err(too_many(env, "item", limit, item.name.span));
+        }
+        if budget::exceeded() {
+            return Err(out_of_memory(env, "item", &item.name, made));
         }
         eval_index_into(env, &item.index, &mut index)?;
         let kind = match item.class {
@@ -292,10 +321,14 @@ fn lower_options<'m>(
     let mut first_dropped: Option<String> = None;
     let mut entries: Vec<(Entry, Span)> = Vec::new();
     let (mut index, mut key) = (Vec::with_capacity(opt.index.len()), Vec::new());
+    env.steps = 0;
     env.for_each(&opt.clauses, &mut |env| {
         made += 1;
         if made > limit {
             return Err(too_many(env, "option", limit, opt.name.span));
+        }
+        if budget::exceeded() {
+            return Err(out_of_memory(env, "option", &opt.name, made));
         }
         eval_index_into(env, &opt.index, &mut index)?;
         entries.clear();

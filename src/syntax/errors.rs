@@ -266,7 +266,7 @@ pub enum SyntaxError {
         #[source_code]
         src: NamedSource<Arc<str>>,
         /// The first clause past the limit.
-        #[label("clause {limit} + 1")]
+        #[label("one clause too many")]
         at: SourceSpan,
         /// The limit.
         limit: usize,

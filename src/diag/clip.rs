@@ -46,7 +46,10 @@ impl ClipSource {
     /// The offset in the clipped text of an original offset: the start of the cut
     /// marker if the offset was cut, or its end when `end` is set.
     fn map(&self, offset: usize, end: bool) -> usize {
-        let i = self.pieces.partition_point(|p| p.0 <= offset).saturating_sub(1);
+        let i = self
+            .pieces
+            .partition_point(|p| p.0 <= offset)
+            .saturating_sub(1);
         match self.pieces.get(i) {
             Some(&(os, _, ns, cut)) => {
                 if cut && offset > os {
@@ -61,7 +64,10 @@ impl ClipSource {
 
     /// The original offset of an offset in the clipped text.
     fn unmap(&self, offset: usize) -> usize {
-        let i = self.pieces.partition_point(|p| p.2 <= offset).saturating_sub(1);
+        let i = self
+            .pieces
+            .partition_point(|p| p.2 <= offset)
+            .saturating_sub(1);
         match self.pieces.get(i) {
             Some(&(os, oe, ns, _)) => (os + (offset - ns)).min(oe),
             None => offset,
@@ -104,7 +110,9 @@ pub fn clipped(d: &dyn Diagnostic) -> Option<Clipped<'_>> {
     if labels.is_empty() {
         return None;
     }
-    let whole = src.read_span(&SourceSpan::from((0, 0)), 0, usize::MAX).ok()?;
+    let whole = src
+        .read_span(&SourceSpan::from((0, 0)), 0, usize::MAX)
+        .ok()?;
     let original = std::str::from_utf8(whole.data()).ok()?.to_string();
     if !original.split('\n').any(|l| l.len() > MAX_LINE) {
         return None;

@@ -183,7 +183,8 @@ pub fn render_all(diags: &Diagnostics, style: RenderStyle) -> String {
     if !rest.is_empty() {
         let errors = rest.iter().filter(|d| is_error(**d)).count();
         let warnings = rest.len() - errors;
-        let plural = |n: usize, what: &str| format!("{n} more {what}{}", if n == 1 { "" } else { "s" });
+        let plural =
+            |n: usize, what: &str| format!("{n} more {what}{}", if n == 1 { "" } else { "s" });
         let what = match (errors, warnings) {
             (0, w) => plural(w, "warning"),
             (e, 0) => plural(e, "error"),

@@ -81,6 +81,18 @@ pub fn human(bytes: usize) -> String {
     }
 }
 
+/// A count rounded down to one significant digit (`123456` -> `100000`): how many
+/// things a family made when the budget ran out depends a little on the allocator and
+/// on what the process held before, and the diagnostic should read the same from run to
+/// run.
+pub fn about(n: usize) -> usize {
+    let mut unit = 1;
+    while n / unit >= 10 {
+        unit *= 10;
+    }
+    n / unit * unit
+}
+
 /// Parses a size such as `4G`, `512M`, `100k` or `1000000` (bytes; the suffixes are
 /// powers of 1024, with or without `iB`), for `--max-memory`.
 pub fn parse_size(text: &str) -> Result<usize, String> {
@@ -120,6 +132,9 @@ mod tests {
         assert_eq!(human(4 << 30), "4 GiB");
         assert_eq!(human(1536 << 20), "1.5 GiB");
         assert_eq!(human(10), "10 bytes");
+        assert_eq!(about(123_456), 100_000);
+        assert_eq!(about(99), 90);
+        assert_eq!(about(7), 7);
     }
 
     #[test]

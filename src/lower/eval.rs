@@ -18,11 +18,11 @@ use std::rc::Rc;
 use rustc_hash::FxHashMap;
 
 use crate::diag::report::Report;
+use crate::lower::budget;
 use crate::lower::builtins;
 use crate::lower::data::{self, ParamType};
 use crate::lower::value::Value;
 use crate::source::{SourceFile, Span};
-use crate::lower::budget;
 use crate::syntax::ast::{BinaryOp, Clause, Decl, Expr, ExprKind, Ident, Model, Pattern, UnaryOp};
 
 /// An evaluation error: a boxed report (reports are large; errors are rare).
@@ -308,7 +308,9 @@ impl<'m> Env<'m> {
                 let coll = self.eval(iter)?;
                 let depth = self.depth();
                 let len = match &coll {
-                    Value::Range(lo, hi) => u128::try_from(i128::from(*hi) - i128::from(*lo)).unwrap_or(0),
+                    Value::Range(lo, hi) => {
+                        u128::try_from(i128::from(*hi) - i128::from(*lo)).unwrap_or(0)
+                    }
                     Value::List(xs) => xs.len() as u128,
                     Value::Tuple(xs) => xs.len() as u128,
                     Value::Set(xs) => xs.len() as u128,
@@ -574,9 +576,8 @@ impl<'m> Env<'m> {
         self.error(
             "E0505",
             format!(
-                "the memory budget of {} is used up ({} in use)",
-                budget::human(budget::budget()),
-                budget::human(budget::in_use())
+                "the memory budget of {} is used up",
+                budget::human(budget::budget())
             ),
             span,
             "while this loop ran",

@@ -138,13 +138,7 @@ fn out_of_memory(env: &Env<'_>, what: &str, name: &Ident, made: usize) -> EvalEr
                 budget::human(budget::budget())
             ),
         )
-        .label(
-            name.span,
-            format!(
-                "{made} {what}s made, {} in use",
-                budget::human(budget::in_use())
-            ),
-        )
+        .label(name.span, format!("about {} {what}s made", budget::about(made)))
         .help("the model builds more than fits in memory; narrow the ranges of this family, or raise the budget with `--max-memory SIZE` (such as 8G)")
         .with_source(&env.src),
     )

@@ -115,8 +115,23 @@ enum Deep {
 /// (roughly: a miscount there only changes which error is reported).
 fn nesting(text: &str) -> Option<Deep> {
     const RESET: &[&str] = &[
-        "param", "let", "fn", "item", "option", "force", "canvas", "assert", "minimize",
-        "maximize", "for", "where", "covers", "cost", "paint", "secondary", "colored",
+        "param",
+        "let",
+        "fn",
+        "item",
+        "option",
+        "force",
+        "canvas",
+        "assert",
+        "minimize",
+        "maximize",
+        "for",
+        "where",
+        "covers",
+        "cost",
+        "paint",
+        "secondary",
+        "colored",
     ];
     const LEVEL: &[&str] = &["if", "and", "or", "not", "in"];
     let bytes = text.as_bytes();
@@ -169,8 +184,8 @@ fn nesting(text: &str) -> Option<Deep> {
                 }
                 i += 1;
             }
-            b'+' | b'-' | b'*' | b'/' | b'%' | b'|' | b'&' | b'<' | b'>' | b'=' | b'!'
-            | b'.' | b':' => {
+            b'+' | b'-' | b'*' | b'/' | b'%' | b'|' | b'&' | b'<' | b'>' | b'=' | b'!' | b'.'
+            | b':' => {
                 // A run such as `..=` or `==` is one operator; each `-` may be a prefix.
                 let mut minus = 0;
                 while i < bytes.len() && b"+-*/%|&<>=!.:".contains(&bytes[i]) {

@@ -114,9 +114,6 @@ pub fn clipped(d: &dyn Diagnostic) -> Option<Clipped<'_>> {
         .read_span(&SourceSpan::from((0, 0)), 0, usize::MAX)
         .ok()?;
     let original = std::str::from_utf8(whole.data()).ok()?.to_string();
-    if !original.split('\n').any(|l| l.len() > MAX_LINE) {
-        return None;
-    }
     let name = whole.name().map(str::to_string);
     let mut points: Vec<usize> = labels
         .iter()
@@ -124,10 +121,44 @@ pub fn clipped(d: &dyn Diagnostic) -> Option<Clipped<'_>> {
         .filter(|&p| p <= original.len())
         .collect();
     points.sort_unstable();
-    let mut text = String::with_capacity(original.len().min(1 << 16));
+    // Only the lines around the labels are drawn; the rest is kept as it is, so a file
+    // of many long lines costs one copy, not a window per line.
+    let line_of = |p: usize| {
+        let start = original[..p].rfind('\n').map_or(0, |i| i + 1);
+        let end = original[p..]
+            .find('\n')
+            .map_or(original.len(), |i| p + i + 1);
+        (start, end)
+    };
+    let mut shown: Vec<(usize, usize)> = Vec::new();
+    for &p in &points {
+        let (start, end) = line_of(p);
+        shown.push((start, end));
+        if start > 0 {
+            shown.push(line_of(start - 1));
+        }
+        if end < original.len() {
+            shown.push(line_of(end));
+        }
+    }
+    shown.sort_unstable();
+    shown.dedup();
+    if !shown.iter().any(|&(a, b)| b - a > MAX_LINE) {
+        return None;
+    }
+    let mut text = String::with_capacity(original.len());
     let mut pieces = Vec::new();
-    let mut line_start = 0;
-    for line in original.split_inclusive('\n') {
+    let mut done = 0;
+    for (line_start, line_end) in shown {
+        if line_start < done {
+            continue;
+        }
+        if line_start > done {
+            pieces.push((done, line_start, text.len(), false));
+            text.push_str(&original[done..line_start]);
+        }
+        done = line_end;
+        let line = &original[line_start..line_end];
         let line_end = line_start + line.len();
         if line.len() <= MAX_LINE {
             pieces.push((line_start, line_end, text.len(), false));
@@ -176,7 +207,10 @@ pub fn clipped(d: &dyn Diagnostic) -> Option<Clipped<'_>> {
                 }
             }
         }
-        line_start = line_end;
+    }
+    if done < original.len() {
+        pieces.push((done, original.len(), text.len(), false));
+        text.push_str(&original[done..]);
     }
     let source = ClipSource {
         name,

@@ -35,7 +35,10 @@ pub(crate) fn over_budget(src: &SourceFile, line: Line<'_>, what: &str) -> Optio
                 budget::human(budget::budget())
             ),
         )
-        .label(line.span(), format!("the budget ran out at line {}", line.number))
+        .label(
+            line.span(),
+            format!("the budget ran out at line {}", line.number),
+        )
         .help("split the problem, or raise the budget with `--max-memory SIZE` (such as 8G)")
         .with_source(src),
     )

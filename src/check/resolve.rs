@@ -82,7 +82,14 @@ pub(super) struct Resolver<'a> {
     refs: RefSpans,
     errors: Vec<CheckError>,
     warnings: Vec<CheckError>,
+    /// "Did you mean" searches made so far; see [`MAX_SEARCHES`].
+    searches: usize,
 }
+
+/// After this many searches for a suggestion, undefined names get none: a generated
+/// model can misspell a name thousands of times, and each search compares it with every
+/// declaration.
+const MAX_SEARCHES: usize = 100;
 
 /// A local binding and whether anything read it.
 struct Local<'a> {
@@ -105,6 +112,7 @@ impl<'a> Resolver<'a> {
             refs: vec![Vec::new(); decls.len()],
             errors: Vec::new(),
             warnings: Vec::new(),
+            searches: 0,
         }
     }
 
@@ -144,6 +152,12 @@ impl<'a> Resolver<'a> {
             }
             None => false,
         }
+    }
+
+    /// Whether one more search for a suggestion may run (and counts it).
+    fn may_search(&mut self) -> bool {
+        self.searches += 1;
+        self.searches <= MAX_SEARCHES
     }
 
     pub(super) fn error(&mut self, e: CheckError) {
@@ -299,13 +313,20 @@ impl<'a> Resolver<'a> {
         let found = self.names.get(&name.name).copied();
         let decl = found.filter(|&d| want.matches(&self.decls[d]));
         let Some(d) = decl else {
+            let searching = self.may_search();
             let candidates: Vec<&str> = self
                 .decls
                 .iter()
                 .filter(|d| want.matches(d))
                 .filter_map(|d| d.name().map(|n| n.name.as_str()))
+                // Past the searches, one candidate is enough to choose the help.
+                .take(if searching { usize::MAX } else { 1 })
                 .collect();
-            let suggestion = suggest(&name.name, candidates.iter().copied());
+            let suggestion = if searching {
+                suggest(&name.name, candidates.iter().copied())
+            } else {
+                None
+            };
             let (message, label) = match found {
                 Some(other) => (
                     format!(
@@ -572,14 +593,20 @@ impl<'a> Resolver<'a> {
             self.error(e);
             return;
         }
-        let mut candidates: Vec<&str> = self.locals.iter().map(|l| l.ident.name.as_str()).collect();
-        candidates.extend(
-            decls
-                .iter()
-                .filter(|d| matches!(d, Decl::Param(_) | Decl::Let(_)))
-                .filter_map(|d| d.name().map(|n| n.name.as_str())),
-        );
-        let help = match suggest(&id.name, candidates) {
+        let suggestion = if self.may_search() {
+            let mut candidates: Vec<&str> =
+                self.locals.iter().map(|l| l.ident.name.as_str()).collect();
+            candidates.extend(
+                decls
+                    .iter()
+                    .filter(|d| matches!(d, Decl::Param(_) | Decl::Let(_)))
+                    .filter_map(|d| d.name().map(|n| n.name.as_str())),
+            );
+            suggest(&id.name, candidates)
+        } else {
+            None
+        };
+        let help = match suggestion {
             Some(s) => format!("did you mean `{s}`?"),
             None => match &decls[self.current] {
                 Decl::Fn(f) => format!(
@@ -688,13 +715,18 @@ impl<'a> Resolver<'a> {
             self.error(e);
             return;
         }
-        let mut candidates: Vec<&str> = decls
-            .iter()
-            .filter(|d| matches!(d, Decl::Fn(_)))
-            .filter_map(|d| d.name().map(|n| n.name.as_str()))
-            .collect();
-        candidates.extend(builtins::SIGNATURES.iter().map(|s| s.0));
-        let help = match suggest(&func.name, candidates) {
+        let suggestion = if self.may_search() {
+            let mut candidates: Vec<&str> = decls
+                .iter()
+                .filter(|d| matches!(d, Decl::Fn(_)))
+                .filter_map(|d| d.name().map(|n| n.name.as_str()))
+                .collect();
+            candidates.extend(builtins::SIGNATURES.iter().map(|s| s.0));
+            suggest(&func.name, candidates)
+        } else {
+            None
+        };
+        let help = match suggestion {
             Some(s) => format!("did you mean `{s}`?"),
             None => format!("define it: `fn {}(x) = ...`", func.name),
         };

@@ -312,6 +312,10 @@ fn lower_options<'m>(
     let names = family_indexes(env);
     let mut made = 0usize;
     let mut dropped = 0usize;
+    // Entries and painted cells of the whole family: each costs an evaluation, and an
+    // option with thousands of `covers` or `paint`s, times many bindings, is work the
+    // count of options alone does not see.
+    let mut parts = 0usize;
     let mut first_dropped: Option<String> = None;
     let mut entries: Vec<(Entry, Span)> = Vec::new();
     let (mut index, mut key) = (Vec::with_capacity(opt.index.len()), Vec::new());
@@ -336,6 +340,20 @@ fn lower_options<'m>(
         let mut cells = Vec::new();
         for paint in &opt.paints {
             paint_cells(env, paint, &mut cells)?;
+        }
+        parts += entries.len() + cells.len();
+        if parts > limit {
+            return Err(env
+                .error(
+                    "E0501",
+                    format!(
+                        "the options of this family cover and paint more than {limit} cells in all"
+                    ),
+                    opt.name.span,
+                    "too large",
+                )
+                .add_help("check its `covers` and `paint` clauses; raise the limit with `--max-size N` if this is intended")
+                .into());
         }
         let name = display_name(&opt.name.name, &index);
         if !entries.iter().any(|(e, _)| fam.problem.item(e.item).kind.is_primary()) {

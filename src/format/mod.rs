@@ -24,7 +24,7 @@ const BUDGET_EVERY: u32 = 256;
 /// while it fits. Looked at every [`BUDGET_EVERY`] lines: a file is read in one pass,
 /// and its problem costs several times its text.
 pub(crate) fn over_budget(src: &SourceFile, line: Line<'_>, what: &str) -> Option<Report> {
-    if line.number % BUDGET_EVERY != 0 || !budget::exceeded() {
+    if !line.number.is_multiple_of(BUDGET_EVERY) || !budget::exceeded() {
         return None;
     }
     Some(

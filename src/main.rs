@@ -17,6 +17,10 @@ use dlxc::solve::EngineChoice;
 struct Cli {
     #[command(subcommand)]
     command: Sub,
+    /// Memory the model and its matrix may take (such as 8G or 512M); default: half the
+    /// physical memory, at most 4G.
+    #[arg(long, global = true, value_name = "SIZE", value_parser = dlxc::lower::budget::parse_size)]
+    max_memory: Option<usize>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -186,6 +190,9 @@ fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
+    if let Some(bytes) = cli.max_memory {
+        dlxc::lower::budget::set_budget(bytes);
+    }
     let command = match cli.command {
         Sub::Run { model, search } => Command::Run(model.into(), search.into()),
         Sub::Check { model } => Command::Check(model.into()),

@@ -29,8 +29,9 @@ pub(super) fn find_cycles(
                 return Vec::new();
             }
             let mut out: Vec<(usize, Span)> = Vec::new();
+            let mut seen = std::collections::HashSet::new();
             for &(j, span) in rs {
-                if kinds[j].is_value() && !out.iter().any(|&(k, _)| k == j) {
+                if kinds[j].is_value() && seen.insert(j) {
                     out.push((j, span));
                 }
             }
@@ -118,6 +119,10 @@ fn cycle_error(
 /// The shortest path `start -> ... -> start` inside one component.
 fn shortest_cycle(edges: &[Vec<(usize, Span)>], scc: &[usize], start: usize) -> Vec<usize> {
     let mut parent: Vec<Option<usize>> = vec![None; edges.len()];
+    let mut member = vec![false; edges.len()];
+    for &v in scc {
+        member[v] = true;
+    }
     let mut queue = VecDeque::from([start]);
     let mut last = start;
     'search: while let Some(a) = queue.pop_front() {
@@ -126,7 +131,7 @@ fn shortest_cycle(edges: &[Vec<(usize, Span)>], scc: &[usize], start: usize) -> 
                 last = a;
                 break 'search;
             }
-            if scc.contains(&b) && parent[b].is_none() {
+            if member[b] && parent[b].is_none() {
                 parent[b] = Some(a);
                 queue.push_back(b);
             }
@@ -145,90 +150,87 @@ fn shortest_cycle(edges: &[Vec<(usize, Span)>], scc: &[usize], start: usize) -> 
 }
 
 /// Tarjan's algorithm; each component's members sorted, components in order of
-/// their first member.
+/// their first member. Iterative, with an explicit stack of (vertex, next edge): a
+/// model may chain tens of thousands of definitions, each calling the next.
 fn strongly_connected(edges: &[Vec<(usize, Span)>]) -> Vec<Vec<usize>> {
-    struct State<'e> {
-        edges: &'e [Vec<(usize, Span)>],
-        index: Vec<Option<usize>>,
-        low: Vec<usize>,
-        on_stack: Vec<bool>,
-        stack: Vec<usize>,
-        next: usize,
-        out: Vec<Vec<usize>>,
-    }
-    fn visit(s: &mut State<'_>, v: usize) {
-        s.index[v] = Some(s.next);
-        s.low[v] = s.next;
-        s.next += 1;
-        s.stack.push(v);
-        s.on_stack[v] = true;
-        for &(w, _) in &s.edges[v] {
-            match s.index[w] {
-                None => {
-                    visit(s, w);
-                    s.low[v] = s.low[v].min(s.low[w]);
-                }
-                Some(iw) if s.on_stack[w] => s.low[v] = s.low[v].min(iw),
-                Some(_) => {}
-            }
-        }
-        if Some(s.low[v]) == s.index[v] {
-            let mut comp = Vec::new();
-            while let Some(w) = s.stack.pop() {
-                s.on_stack[w] = false;
-                comp.push(w);
-                if w == v {
-                    break;
-                }
-            }
-            comp.sort_unstable();
-            s.out.push(comp);
-        }
-    }
     let n = edges.len();
-    let mut s = State {
-        edges,
-        index: vec![None; n],
-        low: vec![0; n],
-        on_stack: vec![false; n],
-        stack: Vec::new(),
-        next: 0,
-        out: Vec::new(),
-    };
-    for v in 0..n {
-        if s.index[v].is_none() {
-            visit(&mut s, v);
+    let mut index: Vec<Option<usize>> = vec![None; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = Vec::new();
+    let mut next = 0;
+    let mut out = Vec::new();
+    let mut calls: Vec<(usize, usize)> = Vec::new();
+    for root in 0..n {
+        if index[root].is_some() {
+            continue;
+        }
+        calls.push((root, 0));
+        while let Some(&mut (v, ref mut e)) = calls.last_mut() {
+            if *e == 0 && index[v].is_none() {
+                index[v] = Some(next);
+                low[v] = next;
+                next += 1;
+                stack.push(v);
+                on_stack[v] = true;
+            }
+            if let Some(&(w, _)) = edges[v].get(*e) {
+                *e += 1;
+                match index[w] {
+                    None => calls.push((w, 0)),
+                    Some(iw) if on_stack[w] => low[v] = low[v].min(iw),
+                    Some(_) => {}
+                }
+                continue;
+            }
+            calls.pop();
+            if let Some(&(parent, _)) = calls.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if Some(low[v]) == index[v] {
+                let mut comp = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    comp.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                comp.sort_unstable();
+                out.push(comp);
+            }
         }
     }
-    s.out.sort_by_key(|c| c[0]);
-    s.out
+    out.sort_by_key(|c| c[0]);
+    out
 }
 
 /// Params and lets in an order where each comes after everything it reads, through
-/// fns too; ties in source order. Assumes no cycles (checked before).
+/// fns too; ties in source order. Assumes no cycles (checked before). A depth-first
+/// post-order, iterative for the same reason as [`strongly_connected`].
 pub(super) fn value_order(kinds: &[DeclKind], refs: &[Vec<usize>]) -> Vec<usize> {
-    fn visit(
-        v: usize,
-        kinds: &[DeclKind],
-        refs: &[Vec<usize>],
-        seen: &mut [bool],
-        out: &mut Vec<usize>,
-    ) {
-        seen[v] = true;
-        for &w in &refs[v] {
-            if kinds[w].is_value() && !seen[w] {
-                visit(w, kinds, refs, seen, out);
-            }
-        }
-        if matches!(kinds[v], DeclKind::Param | DeclKind::Let) {
-            out.push(v);
-        }
-    }
     let mut seen = vec![false; kinds.len()];
     let mut out = Vec::new();
-    for v in 0..kinds.len() {
-        if matches!(kinds[v], DeclKind::Param | DeclKind::Let) && !seen[v] {
-            visit(v, kinds, refs, &mut seen, &mut out);
+    let mut calls: Vec<(usize, usize)> = Vec::new();
+    for root in 0..kinds.len() {
+        if !matches!(kinds[root], DeclKind::Param | DeclKind::Let) || seen[root] {
+            continue;
+        }
+        seen[root] = true;
+        calls.push((root, 0));
+        while let Some(&mut (v, ref mut e)) = calls.last_mut() {
+            if let Some(&w) = refs[v].get(*e) {
+                *e += 1;
+                if kinds[w].is_value() && !seen[w] {
+                    seen[w] = true;
+                    calls.push((w, 0));
+                }
+                continue;
+            }
+            calls.pop();
+            if matches!(kinds[v], DeclKind::Param | DeclKind::Let) {
+                out.push(v);
+            }
         }
     }
     out

@@ -82,7 +82,14 @@ pub(super) struct Resolver<'a> {
     refs: RefSpans,
     errors: Vec<CheckError>,
     warnings: Vec<CheckError>,
+    /// "Did you mean" searches made so far; see [`MAX_SEARCHES`].
+    searches: usize,
 }
+
+/// After this many searches for a suggestion, undefined names get none: a generated
+/// model can misspell a name thousands of times, and each search compares it with every
+/// declaration.
+const MAX_SEARCHES: usize = 100;
 
 /// A local binding and whether anything read it.
 struct Local<'a> {
@@ -105,6 +112,7 @@ impl<'a> Resolver<'a> {
             refs: vec![Vec::new(); decls.len()],
             errors: Vec::new(),
             warnings: Vec::new(),
+            searches: 0,
         }
     }
 
@@ -144,6 +152,12 @@ impl<'a> Resolver<'a> {
             }
             None => false,
         }
+    }
+
+    /// Whether one more search for a suggestion may run (and counts it).
+    fn may_search(&mut self) -> bool {
+        self.searches += 1;
+        self.searches <= MAX_SEARCHES
     }
 
     pub(super) fn error(&mut self, e: CheckError) {
@@ -299,13 +313,20 @@ impl<'a> Resolver<'a> {
         let found = self.names.get(&name.name).copied();
         let decl = found.filter(|&d| want.matches(&self.decls[d]));
         let Some(d) = decl else {
+            let searching = self.may_search();
             let candidates: Vec<&str> = self
                 .decls
                 .iter()
                 .filter(|d| want.matches(d))
                 .filter_map(|d| d.name().map(|n| n.name.as_str()))
+                // Past the searches, one candidate is enough to choose the help.
+                .take(if searching { usize::MAX } else { 1 })
                 .collect();
-            let suggestion = suggest(&name.name, candidates.iter().copied());
+            let suggestion = if searching {
+                suggest(&name.name, candidates.iter().copied())
+            } else {
+                None
+            };
             let (message, label) = match found {
                 Some(other) => (
                     format!(
@@ -431,13 +452,14 @@ impl<'a> Resolver<'a> {
     /// Binds names that are introduced together; the same name twice among them is an
     /// error, because only one of the two could ever be read.
     fn bind_all(&mut self, names: impl Iterator<Item = &'a Ident>, what: &str) {
-        let mark = self.locals.len();
+        // A set, not a scan of the names bound so far: a tuple or a parameter list
+        // may be long.
+        let mut seen: HashMap<&str, &Ident> = HashMap::new();
         for n in names {
             if n.name == "_" {
                 continue;
             }
-            if let Some(first) = self.locals[mark..].iter().find(|l| l.ident.name == n.name) {
-                let first = first.ident;
+            if let Some(&first) = seen.get(n.name.as_str()) {
                 let e = CheckError::new(
                     Code::DuplicateDefinition,
                     format!("duplicate {what} `{}`", n.name),
@@ -449,6 +471,7 @@ impl<'a> Resolver<'a> {
                 self.error(e);
                 continue;
             }
+            seen.insert(n.name.as_str(), n);
             self.locals.push(Local {
                 ident: n,
                 used: false,
@@ -570,14 +593,20 @@ impl<'a> Resolver<'a> {
             self.error(e);
             return;
         }
-        let mut candidates: Vec<&str> = self.locals.iter().map(|l| l.ident.name.as_str()).collect();
-        candidates.extend(
-            decls
-                .iter()
-                .filter(|d| matches!(d, Decl::Param(_) | Decl::Let(_)))
-                .filter_map(|d| d.name().map(|n| n.name.as_str())),
-        );
-        let help = match suggest(&id.name, candidates) {
+        let suggestion = if self.may_search() {
+            let mut candidates: Vec<&str> =
+                self.locals.iter().map(|l| l.ident.name.as_str()).collect();
+            candidates.extend(
+                decls
+                    .iter()
+                    .filter(|d| matches!(d, Decl::Param(_) | Decl::Let(_)))
+                    .filter_map(|d| d.name().map(|n| n.name.as_str())),
+            );
+            suggest(&id.name, candidates)
+        } else {
+            None
+        };
+        let help = match suggestion {
             Some(s) => format!("did you mean `{s}`?"),
             None => match &decls[self.current] {
                 Decl::Fn(f) => format!(
@@ -686,13 +715,18 @@ impl<'a> Resolver<'a> {
             self.error(e);
             return;
         }
-        let mut candidates: Vec<&str> = decls
-            .iter()
-            .filter(|d| matches!(d, Decl::Fn(_)))
-            .filter_map(|d| d.name().map(|n| n.name.as_str()))
-            .collect();
-        candidates.extend(builtins::SIGNATURES.iter().map(|s| s.0));
-        let help = match suggest(&func.name, candidates) {
+        let suggestion = if self.may_search() {
+            let mut candidates: Vec<&str> = decls
+                .iter()
+                .filter(|d| matches!(d, Decl::Fn(_)))
+                .filter_map(|d| d.name().map(|n| n.name.as_str()))
+                .collect();
+            candidates.extend(builtins::SIGNATURES.iter().map(|s| s.0));
+            suggest(&func.name, candidates)
+        } else {
+            None
+        };
+        let help = match suggestion {
             Some(s) => format!("did you mean `{s}`?"),
             None => format!("define it: `fn {}(x) = ...`", func.name),
         };

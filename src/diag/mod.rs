@@ -26,6 +26,7 @@ use std::fmt;
 
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
 
+mod clip;
 pub mod report;
 pub mod suggest;
 
@@ -152,21 +153,44 @@ pub fn render(d: &dyn Diagnostic, style: RenderStyle) -> String {
         .with_width(style.width)
         .with_links(false);
     let mut out = String::new();
-    if handler.render_report(&mut out, d).is_err() {
+    let drawn = match clip::clipped(d) {
+        Some(c) => handler.render_report(&mut out, &c),
+        None => handler.render_report(&mut out, d),
+    };
+    if drawn.is_err() {
         // Rendering only fails on a broken source span; the message alone still helps.
         out = format!("error: {d}\n");
     }
     out
 }
 
-/// Renders every diagnostic of a list, separated as the CLI separates them.
+/// How many diagnostics [`render_all`] draws. Drawing one reads the source from its
+/// start to the label, so thousands of them on a large file took quadratic time; past
+/// the first few dozen they tell the reader nothing new.
+pub const MAX_RENDERED: usize = 50;
+
+/// Renders every diagnostic of a list (the first [`MAX_RENDERED`] of them, then a line
+/// counting the rest), separated as the CLI separates them.
 pub fn render_all(diags: &Diagnostics, style: RenderStyle) -> String {
     let mut out = String::new();
-    for d in diags.iter() {
+    for d in diags.iter().take(MAX_RENDERED) {
         out.push_str(&render(d, style));
         if !out.ends_with('\n') {
             out.push('\n');
         }
+    }
+    let rest: Vec<_> = diags.iter().skip(MAX_RENDERED).collect();
+    if !rest.is_empty() {
+        let errors = rest.iter().filter(|d| is_error(**d)).count();
+        let warnings = rest.len() - errors;
+        let plural =
+            |n: usize, what: &str| format!("{n} more {what}{}", if n == 1 { "" } else { "s" });
+        let what = match (errors, warnings) {
+            (0, w) => plural(w, "warning"),
+            (e, 0) => plural(e, "error"),
+            (e, w) => format!("{} and {}", plural(e, "error"), plural(w, "warning")),
+        };
+        out.push_str(&format!("... and {what}, not shown\n"));
     }
     out
 }

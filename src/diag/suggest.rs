@@ -51,6 +51,13 @@ fn distance(a: &[char], b: &str, rows: &mut Rows) -> usize {
     prev[a.len()]
 }
 
+/// Names longer than this get no suggestion.
+pub const MAX_NAME: usize = 100;
+
+/// Cells of the distance table one search may fill before it settles for the best
+/// candidate so far (a few milliseconds).
+const MAX_WORK: usize = 2_000_000;
+
 /// The candidate closest to `name`, if one is close enough to be a likely typo.
 ///
 /// "Close enough" is no edit for one-character names (with one edit allowed, `a` would
@@ -65,6 +72,12 @@ pub fn did_you_mean<'a>(
     let chars: Vec<char> = name.chars().collect();
     let mut rows = Rows::default();
     let len = chars.len();
+    // The table costs the product of the two lengths: a name of 40,000 characters took
+    // seconds per candidate. Nobody misspells a name that long by a few letters.
+    if len > MAX_NAME {
+        return None;
+    }
+    let mut work = 0usize;
     let limit = match len {
         0 | 1 => 0,
         2 | 3 => 1,
@@ -78,6 +91,10 @@ pub fn did_you_mean<'a>(
         // Skip the quadratic work when the lengths alone rule the candidate out.
         if cand.chars().count().abs_diff(len) > limit {
             continue;
+        }
+        work += len * (len + limit);
+        if work > MAX_WORK {
+            break;
         }
         let d = if cand.eq_ignore_ascii_case(name) {
             0
@@ -114,5 +131,8 @@ mod tests {
         assert_eq!(did_you_mean("cell[3,5]", names), Some("cell[3,4]"));
         assert_eq!(did_you_mean("column", names), None);
         assert_eq!(did_you_mean("x", std::iter::empty()), None);
+        let long = "a".repeat(40_000);
+        let near = format!("{long}b");
+        assert_eq!(did_you_mean(&long, [near.as_str()]), None);
     }
 }

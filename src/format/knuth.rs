@@ -64,6 +64,10 @@ pub fn read(src: &SourceFile) -> Result<Problem, Diagnostics> {
         None => reader.missing_item_line(),
     }
     for line in rest {
+        if let Some(e) = super::over_budget(src, line, "problem") {
+            reader.diags.push(e);
+            break;
+        }
         reader.option(line);
     }
     if reader.diags.has_errors() {

@@ -173,6 +173,10 @@ pub fn read(src: &SourceFile) -> Result<Problem, Diagnostics> {
             });
             break;
         }
+        if let Some(e) = super::over_budget(src, line, "matrix") {
+            diags.push(e);
+            return Err(diags);
+        }
         row(src, line, rows, m, spans[1], &mut problem, &mut diags);
     }
     if rows < n as usize {

@@ -13,7 +13,36 @@
 pub mod knuth;
 pub mod matrix;
 
-use crate::source::Span;
+use crate::diag::report::Report;
+use crate::lower::budget;
+use crate::source::{SourceFile, Span};
+
+/// How many lines a reader reads between two looks at the memory budget.
+const BUDGET_EVERY: u32 = 256;
+
+/// The error when a file's problem outgrows the memory budget at `line`, or `None`
+/// while it fits. Looked at every [`BUDGET_EVERY`] lines: a file is read in one pass,
+/// and its problem costs several times its text.
+pub(crate) fn over_budget(src: &SourceFile, line: Line<'_>, what: &str) -> Option<Report> {
+    if !line.number.is_multiple_of(BUDGET_EVERY) || !budget::exceeded() {
+        return None;
+    }
+    Some(
+        Report::error(
+            "E0505",
+            format!(
+                "the {what} outgrew the memory budget of {}",
+                budget::human(budget::budget())
+            ),
+        )
+        .label(
+            line.span(),
+            format!("the budget ran out at line {}", line.number),
+        )
+        .help("split the problem, or raise the budget with `--max-memory SIZE` (such as 8G)")
+        .with_source(src),
+    )
+}
 
 /// A line of a text file: its 1-based number, its byte offset and its text (without
 /// the line terminator).

@@ -18,6 +18,7 @@ use std::rc::Rc;
 use rustc_hash::FxHashMap;
 
 use crate::diag::report::Report;
+use crate::lower::budget;
 use crate::lower::builtins;
 use crate::lower::data::{self, ParamType};
 use crate::lower::value::Value;
@@ -33,6 +34,13 @@ pub type EvalResult<T> = Result<T, EvalError>;
 /// How deep user functions may call each other. The checker rejects recursion, so only
 /// an absurdly long chain of distinct functions could reach this.
 const MAX_CALL_DEPTH: usize = 256;
+
+/// How deep the evaluator may recurse: compound expressions inside each other, through
+/// function calls and definitions computed on first use. The parser bounds one
+/// expression (see `syntax::parser::MAX_NESTING`), but a chain of functions or `let`s
+/// each using the next stacks them; this keeps the sum well inside the main thread's
+/// stack.
+const MAX_EVAL_DEPTH: usize = 2_000;
 
 /// Whether two names are the same; loop variables are short and mostly differ in
 /// length or first letter, which is decided here without a call to `memcmp`.
@@ -71,10 +79,15 @@ pub struct Env<'m> {
     /// Local bindings, innermost last.
     locals: Vec<(&'m str, Value)>,
     call_depth: usize,
+    /// Compound expressions being evaluated, nested (see [`MAX_EVAL_DEPTH`]).
+    eval_depth: usize,
     /// Declared parameter types by name; defaults are converted to them on first use.
     param_types: HashMap<String, ParamType>,
     /// Largest collection a comprehension may build.
     pub size_limit: usize,
+    /// Bindings the loops of the current family have tried (kept or filtered out by a
+    /// `where`); the family's lowering resets it. See [`Env::step_limit`].
+    pub steps: usize,
 }
 
 impl<'m> Env<'m> {
@@ -95,8 +108,10 @@ impl<'m> Env<'m> {
             params,
             locals: Vec::new(),
             call_depth: 0,
+            eval_depth: 0,
             param_types: HashMap::new(),
             size_limit: 10_000_000,
+            steps: 0,
         }
     }
 
@@ -139,6 +154,7 @@ impl<'m> Env<'m> {
         }
         self.locals.clear();
         self.call_depth = 0;
+        self.eval_depth = 0;
     }
 
     /// An error at `span`, with the local bindings in scope as a note.
@@ -250,14 +266,24 @@ impl<'m> Env<'m> {
         body: &mut dyn FnMut(&mut Env<'m>) -> EvalResult<()>,
     ) -> EvalResult<()> {
         let depth = self.depth();
-        let r = self.clauses_from(clauses, body);
+        let r = self.clauses_from(clauses, 1, body);
         self.truncate(depth);
         r
     }
 
+    /// How many bindings the loops of one family may try: ten times the size limit, so
+    /// that a `where` may filter out nine in ten and a family of 10^10 bindings that
+    /// keeps few is still refused.
+    pub fn step_limit(&self) -> usize {
+        self.size_limit.saturating_mul(10).max(1_000_000)
+    }
+
+    /// Runs the clauses from `clauses` on; `scale` is how many times this point is
+    /// expected to be reached, the product of the lengths of the enclosing loops.
     fn clauses_from(
         &mut self,
         clauses: &'m [Clause],
+        scale: u128,
         body: &mut dyn FnMut(&mut Env<'m>) -> EvalResult<()>,
     ) -> EvalResult<()> {
         let Some((first, rest)) = clauses.split_first() else {
@@ -266,7 +292,7 @@ impl<'m> Env<'m> {
         match first {
             Clause::Where(cond) => {
                 if self.eval_bool(cond, "a `where` filter")? {
-                    self.clauses_from(rest, body)?;
+                    self.clauses_from(rest, scale, body)?;
                 }
                 Ok(())
             }
@@ -274,16 +300,52 @@ impl<'m> Env<'m> {
                 let v = self.eval(value)?;
                 let depth = self.depth();
                 self.bind(pat, v)?;
-                self.clauses_from(rest, body)?;
+                self.clauses_from(rest, scale, body)?;
                 self.truncate(depth);
                 Ok(())
             }
             Clause::For { pat, iter, .. } => {
                 let coll = self.eval(iter)?;
                 let depth = self.depth();
+                let len = match &coll {
+                    Value::Range(lo, hi) => {
+                        u128::try_from(i128::from(*hi) - i128::from(*lo)).unwrap_or(0)
+                    }
+                    Value::List(xs) => xs.len() as u128,
+                    Value::Tuple(xs) => xs.len() as u128,
+                    Value::Set(xs) => xs.len() as u128,
+                    Value::Map(m) => m.len() as u128,
+                    Value::Str(s) => s.len() as u128,
+                    _ => 0,
+                };
+                // Refuse before iterating: the product of the loop lengths is known here.
+                let planned = scale.saturating_mul(len.max(1));
+                let limit = self.step_limit();
+                if (self.steps as u128).saturating_add(planned) > limit as u128 && len > 0 {
+                    return Err(self
+                        .error(
+                            "E0501",
+                            format!("these loops would try more than {limit} bindings"),
+                            iter.span,
+                            if scale > 1 {
+                                format!("{len} values, inside loops of about {scale}")
+                            } else {
+                                format!("{len} values")
+                            },
+                        )
+                        .add_help(format!(
+                            "the loops of one family or comprehension may try at most {limit} bindings (ten times `--max-size`), counting those a `where` filters out; narrow the ranges, or raise the limit with `--max-size N`"
+                        ))
+                        .into());
+                }
+                let inner = planned;
                 let mut step = |env: &mut Env<'m>, x: Value| -> EvalResult<()> {
+                    env.steps += 1;
+                    if env.steps & 1023 == 0 && budget::exceeded() {
+                        return Err(env.out_of_memory(iter.span));
+                    }
                     env.bind(pat, x)?;
-                    env.clauses_from(rest, body)?;
+                    env.clauses_from(rest, inner, body)?;
                     env.truncate(depth);
                     Ok(())
                 };
@@ -359,8 +421,24 @@ impl<'m> Env<'m> {
         }
     }
 
-    /// Evaluates an expression that is not a name or a number.
+    /// Evaluates an expression that is not a name or a number, within
+    /// [`MAX_EVAL_DEPTH`].
     fn eval_compound(&mut self, e: &'m Expr) -> EvalResult<Value> {
+        if self.eval_depth >= MAX_EVAL_DEPTH {
+            return Err(self.error(
+                "E0112",
+                "expressions, calls and definitions nest too deeply",
+                e.span,
+                format!("{MAX_EVAL_DEPTH} levels deep here"),
+            ));
+        }
+        self.eval_depth += 1;
+        let r = self.eval_nested(e);
+        self.eval_depth -= 1;
+        r
+    }
+
+    fn eval_nested(&mut self, e: &'m Expr) -> EvalResult<Value> {
         match &e.kind {
             ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Name(_) => self.eval(e),
             ExprKind::Str(s) => Ok(Value::str(s)),
@@ -493,6 +571,21 @@ impl<'m> Env<'m> {
         })
     }
 
+    /// The error when the memory budget runs out while a loop at `span` runs.
+    pub fn out_of_memory(&self, span: Span) -> EvalError {
+        self.error(
+            "E0505",
+            format!(
+                "the memory budget of {} is used up",
+                budget::human(budget::budget())
+            ),
+            span,
+            "while this loop ran",
+        )
+        .add_help("the model builds more than fits; narrow its ranges, or raise the budget with `--max-memory SIZE` (such as 8G)")
+        .into()
+    }
+
     fn range_bound(&mut self, e: &'m Expr) -> EvalResult<i64> {
         match self.eval(e)? {
             Value::Int(i) => Ok(i),
@@ -571,8 +664,17 @@ impl<'m> Env<'m> {
         let model = self.model;
         let decl = &model.decls[i];
         // A top-level value sees no locals: hide the caller's while computing it.
+        if self.eval_depth >= MAX_EVAL_DEPTH {
+            return Err(self.error(
+                "E0112",
+                "expressions, calls and definitions nest too deeply",
+                span,
+                format!("{MAX_EVAL_DEPTH} levels deep here"),
+            ));
+        }
         let saved = std::mem::take(&mut self.locals);
         self.globals[i] = Slot::InProgress;
+        self.eval_depth += 1;
         let result = match decl {
             Decl::Let(d) => self.eval(&d.value),
             Decl::Param(d) => match self.params.get(d.name.name.as_str()) {
@@ -608,6 +710,7 @@ impl<'m> Env<'m> {
                 "used as a value here",
             )),
         };
+        self.eval_depth -= 1;
         self.locals = saved;
         match result {
             Ok(v) => {

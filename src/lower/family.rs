@@ -14,12 +14,13 @@ use rustc_hash::FxHashMap;
 
 use crate::diag::Diagnostics;
 use crate::diag::report::Report;
+use crate::lower::budget;
 use crate::lower::eval::{Env, EvalError, EvalResult};
 use crate::lower::value::Value;
 use crate::problem::{Bounds, Entry, ItemId, ItemKind, Opt, OptionId, Origin, Problem};
 use crate::source::Span;
 use crate::syntax::ast::{
-    BoundsExpr, CoverEntry, Decl, ForceDecl, ItemClass, ItemDecl, OptionDecl, Paint,
+    BoundsExpr, CoverEntry, Decl, ForceDecl, Ident, ItemClass, ItemDecl, OptionDecl, Paint,
 };
 
 /// Ids of items (or options, or anything else) by family and index values: what
@@ -125,6 +126,24 @@ fn too_many(env: &Env<'_>, what: &str, limit: usize, span: Span) -> EvalError {
     )
 }
 
+/// The error when the memory budget runs out while a family grows: which family, and
+/// how large it got.
+fn out_of_memory(env: &Env<'_>, what: &str, name: &Ident, made: usize) -> EvalError {
+    Box::new(
+        Report::error(
+            "E0505",
+            format!(
+                "the {what} family `{}` outgrew the memory budget of {}",
+                name.name,
+                budget::human(budget::budget())
+            ),
+        )
+        .label(name.span, format!("about {} {what}s made", budget::about(made)))
+        .help("the model builds more than fits in memory; narrow the ranges of this family, or raise the budget with `--max-memory SIZE` (such as 8G)")
+        .with_source(&env.src),
+    )
+}
+
 /// Lowers every item and option family of the model, collecting one error per failing
 /// family.
 pub fn lower_families<'m>(env: &mut Env<'m>) -> Result<(Families, Diagnostics), Diagnostics> {
@@ -205,10 +224,14 @@ fn lower_items<'m>(
     let limit = env.size_limit;
     let mut made = 0usize;
     let mut index = Vec::with_capacity(item.index.len());
+    env.steps = 0;
     env.for_each(&item.clauses, &mut |env| {
         made += 1;
         if made > limit {
             return Err(too_many(env, "item", limit, item.name.span));
+        }
+        if budget::exceeded() {
+            return Err(out_of_memory(env, "item", &item.name, made));
         }
         eval_index_into(env, &item.index, &mut index)?;
         let kind = match item.class {
@@ -289,13 +312,21 @@ fn lower_options<'m>(
     let names = family_indexes(env);
     let mut made = 0usize;
     let mut dropped = 0usize;
+    // Entries and painted cells of the whole family: each costs an evaluation, and an
+    // option with thousands of `covers` or `paint`s, times many bindings, is work the
+    // count of options alone does not see.
+    let mut parts = 0usize;
     let mut first_dropped: Option<String> = None;
     let mut entries: Vec<(Entry, Span)> = Vec::new();
     let (mut index, mut key) = (Vec::with_capacity(opt.index.len()), Vec::new());
+    env.steps = 0;
     env.for_each(&opt.clauses, &mut |env| {
         made += 1;
         if made > limit {
             return Err(too_many(env, "option", limit, opt.name.span));
+        }
+        if budget::exceeded() {
+            return Err(out_of_memory(env, "option", &opt.name, made));
         }
         eval_index_into(env, &opt.index, &mut index)?;
         entries.clear();
@@ -309,6 +340,20 @@ fn lower_options<'m>(
         let mut cells = Vec::new();
         for paint in &opt.paints {
             paint_cells(env, paint, &mut cells)?;
+        }
+        parts += entries.len() + cells.len();
+        if parts > limit {
+            return Err(env
+                .error(
+                    "E0501",
+                    format!(
+                        "the options of this family cover and paint more than {limit} cells in all"
+                    ),
+                    opt.name.span,
+                    "too large",
+                )
+                .add_help("check its `covers` and `paint` clauses; raise the limit with `--max-size N` if this is intended")
+                .into());
         }
         let name = display_name(&opt.name.name, &index);
         if !entries.iter().any(|(e, _)| fam.problem.item(e.item).kind.is_primary()) {

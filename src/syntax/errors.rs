@@ -233,6 +233,45 @@ pub enum SyntaxError {
         at: SourceSpan,
     },
 
+    /// An expression whose tree would be deeper than the parser allows: long chains of
+    /// operators or `if`s.
+    #[error("expression nested too deeply")]
+    #[diagnostic(
+        code(dlx::E0011),
+        help(
+            "an expression may nest at most {limit} levels of brackets, operators and `if`s; name parts of it with `let`, or sum a list with `sum(...)`"
+        )
+    )]
+    TooComplex {
+        /// The model's text.
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        /// The token past the limit.
+        #[label("too deep here")]
+        at: SourceSpan,
+        /// The limit.
+        limit: usize,
+    },
+
+    /// More clauses on one declaration than the parser allows.
+    #[error("too many clauses")]
+    #[diagnostic(
+        code(dlx::E0011),
+        help(
+            "a declaration or comprehension may have at most {limit} `for`, `where` and `let` clauses; compute the values with a `let` declaration or a function"
+        )
+    )]
+    TooManyClauses {
+        /// The model's text.
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        /// The first clause past the limit.
+        #[label("one clause too many")]
+        at: SourceSpan,
+        /// The limit.
+        limit: usize,
+    },
+
     /// Brackets nested deeper than the parser allows.
     #[error("brackets nested too deeply")]
     #[diagnostic(

@@ -26,6 +26,9 @@ pub(super) struct DlxParser;
 /// neither pest nor the tree builder can run out of stack.
 pub(crate) const MAX_DEPTH: usize = 64;
 
+/// How many `for`, `where` and `let` clauses one declaration or comprehension may have.
+pub(crate) const MAX_CLAUSES: usize = 256;
+
 /// Parses a whole model.
 ///
 /// On failure the diagnostics hold the first syntax error pest found, or every mistake
@@ -63,12 +66,22 @@ pub fn parse_expr(src: &SourceFile) -> Result<Expr, Diagnostics> {
 
 /// Runs pest after checking the bracket depth, turning its error into a diagnostic.
 fn run_pest(src: &SourceFile, rule: Rule) -> Result<Pairs<'_, Rule>, Diagnostics> {
-    if let Some(at) = too_deep(src.text()) {
-        return Err(one(SyntaxError::TooDeep {
-            src: src.named(),
-            at: at.into(),
-            limit: MAX_DEPTH,
-        }));
+    match nesting(src.text()) {
+        Some(Deep::Bracket(at)) => {
+            return Err(one(SyntaxError::TooDeep {
+                src: src.named(),
+                at: at.into(),
+                limit: MAX_DEPTH,
+            }));
+        }
+        Some(Deep::Nesting(at)) => {
+            return Err(one(SyntaxError::TooComplex {
+                src: src.named(),
+                at: at.into(),
+                limit: MAX_NESTING,
+            }));
+        }
+        None => {}
     }
     DlxParser::parse(rule, src.text()).map_err(|e| one(errors::from_pest(src, e)))
 }
@@ -79,38 +92,130 @@ fn one(e: SyntaxError) -> Diagnostics {
     d
 }
 
-/// The first bracket nested deeper than [`MAX_DEPTH`], skipping strings and comments
-/// roughly (a miscount there only changes which error is reported).
-fn too_deep(text: &str) -> Option<Span> {
-    let mut depth = 0usize;
-    let mut bytes = text.bytes().enumerate();
-    while let Some((i, b)) = bytes.next() {
+/// How deep the tree of one expression may grow, as [`nesting`] estimates it: brackets,
+/// `if`s and operators along a path from the root. The checker and the evaluator walk
+/// the tree recursively, so this bounds their stack; a sum of 500 terms still fits.
+pub(crate) const MAX_NESTING: usize = 512;
+
+/// What [`nesting`] found too deep.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Deep {
+    /// A bracket past [`MAX_DEPTH`].
+    Bracket(Span),
+    /// A token past [`MAX_NESTING`].
+    Nesting(Span),
+}
+
+/// The first place where the text nests deeper than the parser allows, found in one
+/// linear pass before pest runs (pest and the tree builder recurse once per level).
+///
+/// The estimate is conservative: in each open bracket every operator, `if`, `and`, `or`,
+/// `not` and `in` since the last comma or clause keyword counts as a level, because a
+/// chain of `k` operators builds a tree `k` deep. Strings and comments are skipped
+/// (roughly: a miscount there only changes which error is reported).
+fn nesting(text: &str) -> Option<Deep> {
+    const RESET: &[&str] = &[
+        "param",
+        "let",
+        "fn",
+        "item",
+        "option",
+        "force",
+        "canvas",
+        "assert",
+        "minimize",
+        "maximize",
+        "for",
+        "where",
+        "covers",
+        "cost",
+        "paint",
+        "secondary",
+        "colored",
+    ];
+    const LEVEL: &[&str] = &["if", "and", "or", "not", "in"];
+    let bytes = text.as_bytes();
+    // One frame per open bracket (the first is the top level): the levels counted in it.
+    let mut frames: Vec<usize> = vec![0];
+    let mut total = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let start = i;
+        let mut add = 0;
         match b {
             b'(' | b'[' | b'{' => {
-                depth += 1;
-                if depth > MAX_DEPTH {
-                    return Some(Span::new(i, i + 1));
+                if frames.len() > MAX_DEPTH {
+                    return Some(Deep::Bracket(Span::new(i, i + 1)));
+                }
+                frames.push(1);
+                total += 1;
+                i += 1;
+            }
+            b')' | b']' | b'}' => {
+                if frames.len() > 1 {
+                    total -= frames.pop().unwrap_or(0);
+                }
+                i += 1;
+            }
+            b',' => {
+                let keep = usize::from(frames.len() > 1);
+                let top = frames.last_mut().expect("the top level is never popped");
+                total -= *top - keep;
+                *top = keep;
+                i += 1;
+            }
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
                 }
             }
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
-            b'#' => {
-                for (_, c) in bytes.by_ref() {
-                    if c == b'\n' {
-                        break;
-                    }
+            b'"' if bytes[i..].starts_with(b"\"\"\"") => {
+                i += 3;
+                while i < bytes.len() && !bytes[i..].starts_with(b"\"\"\"") {
+                    i += 1;
                 }
+                i += 3;
             }
             b'"' => {
-                let mut escaped = false;
-                for (_, c) in bytes.by_ref() {
-                    match c {
-                        b'\\' if !escaped => escaped = true,
-                        b'"' if !escaped => break,
-                        _ => escaped = false,
-                    }
+                i += 1;
+                while i < bytes.len() && !matches!(bytes[i], b'"' | b'\n') {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b'+' | b'-' | b'*' | b'/' | b'%' | b'|' | b'&' | b'<' | b'>' | b'=' | b'!' | b'.'
+            | b':' => {
+                // A run such as `..=` or `==` is one operator; each `-` may be a prefix.
+                let mut minus = 0;
+                while i < bytes.len() && b"+-*/%|&<>=!.:".contains(&bytes[i]) {
+                    minus += usize::from(bytes[i] == b'-');
+                    i += 1;
+                }
+                add = 1 + minus;
+            }
+            _ if b.is_ascii_alphabetic() || b == b'_' => {
+                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                    i += 1;
+                }
+                let word = &text[start..i];
+                if LEVEL.contains(&word) {
+                    add = 1;
+                } else if RESET.contains(&word) {
+                    let keep = usize::from(frames.len() > 1);
+                    let top = frames.last_mut().expect("the top level is never popped");
+                    total -= *top - keep;
+                    *top = keep;
                 }
             }
-            _ => {}
+            _ => i += 1,
+        }
+        if add > 0 {
+            *frames.last_mut().expect("the top level is never popped") += add;
+            total += add;
+            if total > MAX_NESTING {
+                return Some(Deep::Nesting(Span::new(start, i.min(bytes.len()))));
+            }
         }
     }
     None
@@ -126,7 +231,9 @@ pub(super) fn span(p: &Pair<'_, Rule>) -> Span {
 }
 
 fn end_of(p: &Pair<'_, Rule>) -> usize {
-    match p.clone().into_inner().last() {
+    // `next_back`, not `last`: one step, not a walk over every child (a long chain
+    // made this quadratic).
+    match p.clone().into_inner().next_back() {
         Some(q) => end_of(&q),
         None => p.as_span().end(),
     }
@@ -492,6 +599,17 @@ impl<'s> Builder<'s> {
     pub(super) fn clauses(&self, p: Pair<'_, Rule>) -> Vec<Clause> {
         let mut out = Vec::new();
         for q in kids(p) {
+            if out.len() >= MAX_CLAUSES {
+                // Each clause nests the next one's loop, and each binding is looked up
+                // among those before it: thousands of clauses cost stack and
+                // quadratic time.
+                self.error(SyntaxError::TooManyClauses {
+                    src: self.src.named(),
+                    at: span(&q).into(),
+                    limit: MAX_CLAUSES,
+                });
+                break;
+            }
             match q.as_rule() {
                 Rule::for_clause => {
                     for g in kids(q) {

@@ -1,0 +1,147 @@
+//! The memory budget: how many bytes the process may hold while a model is lowered and
+//! a matrix is built.
+//!
+//! The size limit (`--max-size`) counts items and options, but an item costs a couple of
+//! kilobytes with its name and origin, so ten million of them need far more memory than
+//! a machine has: the process was killed before the limit was reached. Here every
+//! allocation is counted (the `cap` crate wraps the system allocator and keeps the total
+//! in one atomic), and the loops that grow a problem ask [`exceeded`] as they go, so a
+//! model that grows too large ends in a coded error naming what grew, not in the
+//! out-of-memory killer.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use cap::Cap;
+
+#[global_allocator]
+static ALLOCATOR: Cap<std::alloc::System> = Cap::new(std::alloc::System, usize::MAX);
+
+/// The budget in bytes; 0 until set, meaning [`default_budget`].
+static BUDGET: AtomicUsize = AtomicUsize::new(0);
+
+/// The default budget when the physical memory cannot be read.
+const FALLBACK: usize = 4 << 30;
+
+/// Bytes the process holds now.
+pub fn in_use() -> usize {
+    ALLOCATOR.allocated()
+}
+
+/// Sets the budget in bytes (`--max-memory`).
+pub fn set_budget(bytes: usize) {
+    BUDGET.store(bytes.max(1), Ordering::Relaxed);
+}
+
+/// The budget in bytes: what [`set_budget`] set, or [`default_budget`].
+pub fn budget() -> usize {
+    match BUDGET.load(Ordering::Relaxed) {
+        0 => {
+            let b = default_budget();
+            BUDGET.store(b, Ordering::Relaxed);
+            b
+        }
+        b => b,
+    }
+}
+
+/// Half the physical memory, at most 4 GiB: far more than any sensible model needs,
+/// and well clear of what makes the machine swap or kills the process.
+pub fn default_budget() -> usize {
+    physical_memory().map_or(FALLBACK, |m| (m / 2).min(FALLBACK))
+}
+
+fn physical_memory() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+/// Whether the process holds more than the budget.
+#[inline]
+pub fn exceeded() -> bool {
+    in_use() > budget()
+}
+
+/// A byte count as people write it: `1.5 GiB`, `300 MiB`, `12 KiB`.
+pub fn human(bytes: usize) -> String {
+    const UNITS: [&str; 4] = ["bytes", "KiB", "MiB", "GiB"];
+    let mut v = bytes as f64;
+    let mut unit = 0;
+    while v >= 1024.0 && unit + 1 < UNITS.len() {
+        v /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} bytes")
+    } else if v >= 100.0 || v.fract() < 0.05 {
+        format!("{v:.0} {}", UNITS[unit])
+    } else {
+        format!("{v:.1} {}", UNITS[unit])
+    }
+}
+
+/// A count rounded down to one significant digit (`123456` -> `100000`): how many
+/// things a family made when the budget ran out depends a little on the allocator and
+/// on what the process held before, and the diagnostic should read the same from run to
+/// run.
+pub fn about(n: usize) -> usize {
+    let mut unit = 1;
+    while n / unit >= 10 {
+        unit *= 10;
+    }
+    n / unit * unit
+}
+
+/// Parses a size such as `4G`, `512M`, `100k` or `1000000` (bytes; the suffixes are
+/// powers of 1024, with or without `iB`), for `--max-memory`.
+pub fn parse_size(text: &str) -> Result<usize, String> {
+    let t = text.trim();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (num, unit) = t.split_at(digits);
+    let n: usize = num
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size; write bytes or a size such as 4G or 512M"))?;
+    let shift = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        "t" | "tb" | "tib" => 40,
+        _ => return Err(format!("`{text}` has an unknown unit; use K, M, G or T")),
+    };
+    n.checked_mul(1 << shift)
+        .filter(|&b| b > 0)
+        .ok_or_else(|| format!("`{text}` is not a usable size"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse_and_print() {
+        assert_eq!(parse_size("4G"), Ok(4 << 30));
+        assert_eq!(parse_size("512MiB"), Ok(512 << 20));
+        assert_eq!(parse_size("100k"), Ok(100 << 10));
+        assert_eq!(parse_size("12345"), Ok(12345));
+        assert!(parse_size("0").is_err());
+        assert!(parse_size("4X").is_err());
+        assert!(parse_size("G").is_err());
+        assert!(parse_size("99999999999999999999T").is_err());
+        assert_eq!(human(4 << 30), "4 GiB");
+        assert_eq!(human(1536 << 20), "1.5 GiB");
+        assert_eq!(human(10), "10 bytes");
+        assert_eq!(about(123_456), 100_000);
+        assert_eq!(about(99), 90);
+        assert_eq!(about(7), 7);
+    }
+
+    #[test]
+    fn allocations_are_counted() {
+        let v: Vec<u8> = Vec::with_capacity(64 << 20);
+        assert!(in_use() >= 64 << 20);
+        drop(v);
+        assert!(default_budget() > 0 && default_budget() <= FALLBACK);
+    }
+}

@@ -356,6 +356,17 @@ impl Solver {
         result
     }
 
+    /// Makes every later search put the links back cover by cover, never by copying
+    /// the pristine snapshot that small plain problems keep (see `Exact::restore`): for
+    /// tests, so that the undo path runs on problems small enough to check by brute
+    /// force.
+    #[doc(hidden)]
+    pub fn undo_only(&mut self) {
+        if let Engine::X(x) = &mut self.engine {
+            x.pristine = None;
+        }
+    }
+
     /// A hash of the whole link structure, for tests that check a search left it
     /// exactly as it found it.
     #[doc(hidden)]

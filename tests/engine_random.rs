@@ -196,7 +196,10 @@ fn every_kind_of_end_restores_the_structure() {
                     continue;
                 };
                 assert_eq!(full.end, End::Exhausted);
-                for k in 1..=full.stats.solutions {
+                let solutions = full.stats.solutions;
+                let ks = (1..=solutions.min(6))
+                    .chain((7..=solutions).step_by(solutions as usize / 10 + 1));
+                for k in ks {
                     let mut seen = 0;
                     let out = s
                         .search(forced, &SearchConfig::default(), &mut |_| {
@@ -227,7 +230,10 @@ fn every_kind_of_end_restores_the_structure() {
                     }
                     stops += 1;
                 }
-                for limit in 0..full.stats.nodes {
+                // Every node limit on small trees; on larger ones the first 40 and a spread.
+                let nodes = full.stats.nodes;
+                let limits = (0..nodes.min(40)).chain((40..nodes).step_by(nodes as usize / 20 + 1));
+                for limit in limits {
                     let cfg = SearchConfig {
                         node_limit: Some(limit),
                         ..SearchConfig::default()

@@ -138,7 +138,7 @@ fn check_against_brute_force(p: &Problem, seed: u64, engine: &str, solver: &mut 
                 Flow::Continue
             })
             .unwrap_or_else(|c| panic!("seed {seed}: unexpected clash {c}"));
-        let want = brute_force(&p, &forced);
+        let want = brute_force(p, &forced);
         assert!(!dup, "seed {seed}: a solution was reported twice");
         assert_eq!(
             got, want,

@@ -1,12 +1,27 @@
 //! Engine benchmark: `cargo bench --bench engine`.
 //!
-//! Counts all solutions of a few classic problems and solves a hard sudoku, printing
-//! solutions, nodes and updates (deterministic, comparable with Knuth's DLX1) beside
-//! wall time. One run per case: the node counts, not the timings, are what regressions
-//! are judged on; the times are for comparing with DLX1 (gcc -O3) on the same machine.
-//! Pass case names as arguments to run only those (`cargo bench --bench engine -- queens12`).
-//! `DLXC_ENGINE=links` (or `cells`) runs that engine instead of the automatic choice;
-//! node and update counts are DLX1's only with `links`.
+//! Measures [`Solver::search`] alone (no parsing, lowering or printing) on matrices
+//! built in code by `tests/common/problems.rs` in Knuth's item orders, so that the node
+//! and update counts of the links engine can be compared with his DLX1 on the same
+//! problems. Each row gives solutions, nodes, updates, nodes per second and wall time of
+//! one run:
+//!
+//! - `queens12`, `queens13`: count the n-queens solutions (organ-pipe order).
+//! - `pentomino6x10`: count the 6x10 pentomino packings with one piece restricted.
+//! - `langford12`: count Langford pairs for n = 12, half (value 1 left of its mirror)
+//!   and raw.
+//! - `sudoku`: every solution of one hard puzzle (forced clues), the visitor called.
+//! - `sudoku17`: the 49,158 17-clue puzzles of `../shared` with one solver, first
+//!   solution only (the work of `dlxc run`) and all solutions (counting); skipped when
+//!   the file is absent.
+//! - `calibrate` (only when named): 8 and 12 queens in plain and organ-pipe order.
+//!
+//! `DLXC_ENGINE=links`, `cells` or `trail` (dancing cells with a trail of sizes) runs
+//! that engine instead of the automatic choice (dancing cells); node and update counts
+//! are DLX1's only with `links`. One run per case: the node counts, not the timings, are
+//! what regressions are judged on; the times are for comparing engines, and with DLX1
+//! (gcc -O3), on the same machine. Pass case names as arguments to run only those
+//! (`cargo bench --bench engine -- queens12`).
 
 mod common;
 #[path = "../tests/common/problems.rs"]

@@ -1,11 +1,12 @@
-//! End-to-end sudoku throughput: `dlxc run examples/sudoku.dlx --data FILE` over the
-//! 49,158 17-clue puzzles (read, lower, solve, print), in process, printing into memory.
+//! End-to-end sudoku throughput: the whole of `dlxc run examples/sudoku.dlx --data FILE`
+//! (read, parse, lower each record, solve, render), in process, printing into memory.
 //!
-//! `cargo bench --bench sudoku [FILE...]` — with no file, the shared 17-clue set and the
-//! forum-hardest sets are measured. Each file is run `DLXC_BENCH_RUNS` times (default
-//! 5); the best and the median wall time are reported, with puzzles per second (one
-//! core) for both. On a shared virtual machine single runs of the same work vary by
-//! 30% or more, and the best run is the one least disturbed by other tenants.
+//! `cargo bench --bench sudoku [FILE...]` — with no file, three sets of `../shared`:
+//! the 49,158 17-clue puzzles, 375 of the forum's hardest and the 1465 of magictour's
+//! top. Each file is run `DLXC_BENCH_RUNS` times (default 5); the best and the median
+//! wall time are reported, with puzzles per second (one core) for both. On a shared
+//! virtual machine single runs of the same work vary by 30% or more, and the best run
+//! is the one least disturbed by other tenants.
 
 use std::path::PathBuf;
 use std::time::Instant;

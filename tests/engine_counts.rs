@@ -36,6 +36,15 @@ fn count_with(problem: &Problem, engine: EngineChoice) -> Outcome {
     out
 }
 
+/// The solver as shipped (small problems put their links back by copying a snapshot)
+/// and one that undoes cover by cover, so that both ways back are checked.
+fn both_ways(problem: &Problem) -> [Solver; 2] {
+    let copying = Solver::new(problem).expect("supported");
+    let mut undoing = copying.clone();
+    undoing.undo_only();
+    [copying, undoing]
+}
+
 fn all(solver: &mut Solver, forced: &[OptionId]) -> Result<Vec<Vec<OptionId>>, Clash> {
     search_all(solver, forced).map(|(found, _)| found)
 }
@@ -160,8 +169,12 @@ fn all_288_shidoku_grids() {
 /// One solver, many searches with different clues, the structure unchanged after each.
 #[test]
 fn one_solver_many_forced_searches() {
-    let p = sudoku_empty(2);
-    let mut s = Solver::new(&p).unwrap();
+    for s in both_ways(&sudoku_empty(2)) {
+        many_forced_searches(s);
+    }
+}
+
+fn many_forced_searches(mut s: Solver) {
     let pristine = s.structure_fingerprint();
     let grids = all(&mut s, &[]).unwrap();
     for (k, grid) in grids.iter().enumerate() {
@@ -204,8 +217,12 @@ fn hard_sudoku_has_one_solution() {
 
 #[test]
 fn clash_names_both_options_and_the_item() {
-    let p = sudoku_empty(2);
-    let mut s = Solver::new(&p).unwrap();
+    for s in both_ways(&sudoku_empty(2)) {
+        clashes_in_a_shidoku(s);
+    }
+}
+
+fn clashes_in_a_shidoku(mut s: Solver) {
     let pristine = s.structure_fingerprint();
     // Digit 1 and digit 2 in cell (0,0): they share the cell item p0,0 (item 0).
     let err = all(&mut s, &[OptionId(0), OptionId(1)]).unwrap_err();
@@ -234,8 +251,15 @@ fn clash_names_both_options_and_the_item() {
 
 #[test]
 fn limits_cut_and_stop() {
-    let p = queens(8, QueensOrder::Plain);
-    let mut s = Solver::new(&p).unwrap();
+    for s in both_ways(&queens(8, QueensOrder::Plain)) {
+        cut_and_stop_8_queens(s);
+    }
+    for s in both_ways(&queens(10, QueensOrder::Plain)) {
+        interrupt_and_time_10_queens(s);
+    }
+}
+
+fn cut_and_stop_8_queens(mut s: Solver) {
     let pristine = s.structure_fingerprint();
     let cfg = SearchConfig {
         node_limit: Some(100),
@@ -268,10 +292,12 @@ fn limits_cut_and_stop() {
     let out = s.search(&[], &cfg, &mut |_| unreachable!()).unwrap();
     assert_eq!((out.end, out.stats.solutions), (End::Stopped, 7));
     assert_eq!(s.structure_fingerprint(), pristine);
+    assert_eq!(all(&mut s, &[]).unwrap().len(), 92);
+}
 
+fn interrupt_and_time_10_queens(mut s: Solver) {
+    let pristine = s.structure_fingerprint();
     // An interrupt already raised is seen at the 1024th node.
-    let q = queens(10, QueensOrder::Plain);
-    let mut s = Solver::new(&q).unwrap();
     let cfg = SearchConfig {
         interrupt: Some(Arc::new(AtomicBool::new(true))),
         ..SearchConfig::default()
@@ -279,12 +305,14 @@ fn limits_cut_and_stop() {
     let out = s.search(&[], &cfg, &mut |_| Flow::Continue).unwrap();
     assert_eq!(out.end, End::Cut(Limit::Interrupted));
     assert_eq!(out.stats.nodes, 1024);
+    assert_eq!(s.structure_fingerprint(), pristine);
     let cfg = SearchConfig {
         time_limit: Some(std::time::Duration::ZERO),
         ..SearchConfig::default()
     };
     let out = s.search(&[], &cfg, &mut |_| Flow::Continue).unwrap();
     assert_eq!(out.end, End::Cut(Limit::Time));
+    assert_eq!(s.structure_fingerprint(), pristine);
     // And the full search still gives the right answer afterwards.
     assert_eq!(all(&mut s, &[]).unwrap().len(), 724);
 }

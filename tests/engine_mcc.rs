@@ -284,46 +284,86 @@ fn knuth_format_round_trip() {
     assert_eq!(run.stdout.trim(), "90", "{}", run.stderr);
 }
 
-/// Every way a search can end early (node limit, `max_solutions`, the visitor saying
-/// stop) leaves the structure as it found it, and the next full search is unchanged.
+/// Every way a search can end (exhausted, node limit, `max_solutions`, the visitor
+/// saying stop, a clash among the forced options), with and without forced options,
+/// leaves the structure as it found it, and the next full search is unchanged.
 #[test]
-fn early_ends_restore_the_structure() {
+fn every_kind_of_end_restores_the_structure() {
     use dlxc::solve::End;
-    for seed in 0..300 {
+    let (mut clashes, mut stops, mut cuts) = (0, 0, 0);
+    for seed in 0..400 {
         let p = random_problem(seed, true, true);
         let mut s = Solver::general(&p).unwrap();
         let pristine = s.structure_fingerprint();
-        let full = solve(&mut s, &[]).unwrap();
-        for limit in 1..6 {
-            let cut = SearchConfig {
-                node_limit: Some(limit),
-                ..SearchConfig::default()
-            };
-            s.search(&[], &cut, &mut |_| Flow::Continue).unwrap();
-            assert_eq!(s.structure_fingerprint(), pristine, "seed {seed}");
-            let one = SearchConfig {
-                max_solutions: Some(limit as u128),
-                ..SearchConfig::default()
-            };
-            let out = s.search(&[], &one, &mut |_| Flow::Continue).unwrap();
-            if full.len() as u64 >= limit {
-                assert_eq!(out.end, End::Stopped);
-            }
-            assert_eq!(s.structure_fingerprint(), pristine, "seed {seed}");
-            let mut seen = 0;
-            s.search(&[], &SearchConfig::default(), &mut |_| {
-                seen += 1;
-                if seen == limit {
-                    Flow::Stop
-                } else {
-                    Flow::Continue
-                }
-            })
-            .unwrap();
-            assert_eq!(s.structure_fingerprint(), pristine, "seed {seed}");
+        let m = p.options.len() as u64;
+        let mut forced_sets = vec![vec![]];
+        if m > 0 {
+            let mut rng = Rng(seed + 3);
+            forced_sets.push(vec![OptionId(rng.below(m) as u32)]);
+            forced_sets.push(vec![
+                OptionId(rng.below(m) as u32),
+                OptionId(rng.below(m) as u32),
+            ]);
         }
-        assert_eq!(solve(&mut s, &[]).unwrap(), full, "seed {seed}");
+        for forced in &forced_sets {
+            let at = |what: &str| format!("seed {seed}, forced {forced:?}, {what}");
+            let full = s.search(forced, &SearchConfig::default(), &mut |_| Flow::Continue);
+            assert_eq!(s.structure_fingerprint(), pristine, "{}", at("full"));
+            let Ok(full) = full else {
+                clashes += 1;
+                continue;
+            };
+            let found = solve(&mut s, forced).unwrap();
+            // Every node limit on small trees; on larger ones the first 40 and a spread.
+            let nodes = full.stats.nodes;
+            let limits = (0..nodes.min(40)).chain((40..nodes).step_by(nodes as usize / 20 + 1));
+            for limit in limits {
+                let cut = SearchConfig {
+                    node_limit: Some(limit),
+                    ..SearchConfig::default()
+                };
+                let out = s.search(forced, &cut, &mut |_| Flow::Continue).unwrap();
+                assert!(matches!(out.end, End::Cut(_)), "{}", at("cut"));
+                assert_eq!(s.structure_fingerprint(), pristine, "{}", at("cut"));
+                cuts += 1;
+            }
+            let solutions = full.stats.solutions;
+            let ks =
+                (1..=solutions.min(6)).chain((7..=solutions).step_by(solutions as usize / 10 + 1));
+            for k in ks {
+                for count_only in [false, true] {
+                    let cfg = SearchConfig {
+                        max_solutions: Some(k),
+                        count_only,
+                        ..SearchConfig::default()
+                    };
+                    let out = s.search(forced, &cfg, &mut |_| Flow::Continue).unwrap();
+                    assert_eq!((out.end, out.stats.solutions), (End::Stopped, k));
+                    assert_eq!(s.structure_fingerprint(), pristine, "{}", at("max"));
+                }
+                let mut seen = 0;
+                let out = s
+                    .search(forced, &SearchConfig::default(), &mut |_| {
+                        seen += 1;
+                        if seen == k {
+                            Flow::Stop
+                        } else {
+                            Flow::Continue
+                        }
+                    })
+                    .unwrap();
+                assert_eq!(out.end, End::Stopped);
+                assert_eq!(s.structure_fingerprint(), pristine, "{}", at("stop"));
+                stops += 1;
+            }
+            assert_eq!(solve(&mut s, forced).unwrap(), found, "{}", at("again"));
+        }
     }
+    // Each kind of end happened many times.
+    assert!(
+        clashes > 100 && stops > 500 && cuts > 5000,
+        "{clashes} {stops} {cuts}"
+    );
 }
 
 /// Knuth's own examples of DLX2 and DLX3, solved by `dlxc solve`: their unique

@@ -1,10 +1,15 @@
 //! Random small problems: the engine's solutions equal a brute-force enumeration of
-//! every subset of options. Seeded, so a failure names the seed that reproduces it.
+//! every subset of options, and every way a search can end leaves the structure as it
+//! found it. Seeded, so a failure names the seed that reproduces it.
+//!
+//! Algorithm X puts the links of a small problem back by copying a snapshot when that is
+//! cheaper than undoing; every test here also runs a solver told to undo cover by cover
+//! ([`Solver::undo_only`]), so that the undo path is checked on these problems too.
 
 use std::collections::BTreeSet;
 
 use dlxc::problem::{OptionId, Problem, ProblemBuilder};
-use dlxc::solve::{EngineChoice, Flow, SearchConfig, Solver};
+use dlxc::solve::{End, EngineChoice, Flow, SearchConfig, Solver};
 
 #[path = "common/rng.rs"]
 mod rng;
@@ -35,6 +40,30 @@ fn random_problem(seed: u64) -> Problem {
         b.option(chosen.iter().map(|&i| names[i].as_str()));
     }
     b.build()
+}
+
+/// The solvers every test runs: Algorithm X as shipped, Algorithm X undoing cover by
+/// cover, and the general engine (Algorithm M), which makes the same tree on plain
+/// problems.
+fn solvers(p: &Problem) -> [(&'static str, Solver); 6] {
+    let copying = Solver::with_engine(p, EngineChoice::Links).expect("plain problem");
+    assert!(!copying.is_general());
+    let mut undoing = copying.clone();
+    undoing.undo_only();
+    let cells = Solver::new(p).expect("plain problem");
+    let mut cells_undoing = cells.clone();
+    cells_undoing.undo_only();
+    [
+        ("cells", cells),
+        ("cells undoing", cells_undoing),
+        (
+            "cells trail",
+            Solver::with_engine(p, EngineChoice::CellsTrail).unwrap(),
+        ),
+        ("X", copying),
+        ("X undoing", undoing),
+        ("M", Solver::general(p).unwrap()),
+    ]
 }
 
 /// Every subset of options, containing the forced ones, that covers primary items exactly
@@ -88,56 +117,176 @@ fn random_problems_match_brute_force() {
     let mut nonempty = 0;
     for seed in 0..3000u64 {
         let p = random_problem(seed);
-        for engine in [
-            EngineChoice::Cells,
-            EngineChoice::CellsTrail,
-            EngineChoice::Links,
-        ] {
-            nonempty += check_engine(&p, seed, engine);
+        for (engine, solver) in &mut solvers(&p) {
+            nonempty += check_against_brute_force(&p, seed, engine, solver);
         }
     }
     println!("{nonempty} searches with solutions");
     assert!(nonempty > 3000, "only {nonempty} searches had solutions");
 }
 
-/// One engine on one random problem, against brute force; how many of its searches had
-/// solutions.
-fn check_engine(p: &Problem, seed: u64, engine: EngineChoice) -> usize {
+/// Searches `p` without forced options and forcing one, against brute force; returns
+/// how many of the searches had a solution.
+fn check_against_brute_force(p: &Problem, seed: u64, engine: &str, solver: &mut Solver) -> usize {
     let mut nonempty = 0;
-    {
-        let mut solver = Solver::with_engine(p, engine).expect("plain problem");
-        let pristine = solver.structure_fingerprint();
-        // Without forced options, then forcing one option (when there is one).
-        let mut forced_sets = vec![vec![]];
-        if !p.options.is_empty() {
-            forced_sets.push(vec![OptionId((seed % p.options.len() as u64) as u32)]);
-        }
-        for forced in forced_sets {
-            let mut got = BTreeSet::new();
-            let mut dup = false;
-            let out = solver
-                .search(&forced, &SearchConfig::default(), &mut |s| {
-                    assert!(s.starts_with(&forced), "seed {seed}: forced options first");
-                    let mut v: Vec<u32> = s.iter().map(|o| o.0).collect();
-                    v.sort();
-                    dup |= !got.insert(v);
-                    Flow::Continue
-                })
-                .unwrap_or_else(|c| panic!("seed {seed}: unexpected clash {c}"));
-            let want = brute_force(p, &forced);
-            assert!(!dup, "seed {seed}: a solution was reported twice");
-            assert_eq!(
-                got, want,
-                "seed {seed}, forced {forced:?}: solutions differ"
-            );
-            assert_eq!(out.stats.solutions, want.len() as u128, "seed {seed}");
-            nonempty += usize::from(!want.is_empty());
-            assert_eq!(
-                solver.structure_fingerprint(),
-                pristine,
-                "seed {seed}, {engine:?}: structure changed"
-            );
-        }
+    let pristine = solver.structure_fingerprint();
+    // Without forced options, then forcing one option (when there is one).
+    let mut forced_sets = vec![vec![]];
+    if !p.options.is_empty() {
+        forced_sets.push(vec![OptionId((seed % p.options.len() as u64) as u32)]);
+    }
+    for forced in forced_sets {
+        let mut got = BTreeSet::new();
+        let mut dup = false;
+        let out = solver
+            .search(&forced, &SearchConfig::default(), &mut |s| {
+                assert!(s.starts_with(&forced), "seed {seed}: forced options first");
+                let mut v: Vec<u32> = s.iter().map(|o| o.0).collect();
+                v.sort();
+                dup |= !got.insert(v);
+                Flow::Continue
+            })
+            .unwrap_or_else(|c| panic!("seed {seed}: unexpected clash {c}"));
+        let want = brute_force(p, &forced);
+        assert!(!dup, "seed {seed}: a solution was reported twice");
+        assert_eq!(
+            got, want,
+            "{engine}, seed {seed}, forced {forced:?}: solutions differ"
+        );
+        assert_eq!(out.stats.solutions, want.len() as u128, "seed {seed}");
+        nonempty += usize::from(!want.is_empty());
+        assert_eq!(
+            solver.structure_fingerprint(),
+            pristine,
+            "{engine}, seed {seed}: links changed"
+        );
     }
     nonempty
+}
+
+/// Every way a search can end — exhausted, stopped by the visitor, `max_solutions`
+/// (counting or not), the node limit at every node count, a clash among the forced
+/// options — leaves the structure exactly as it found it, in every engine; and the
+/// search after all that finds what the first one found.
+#[test]
+fn every_kind_of_end_restores_the_structure() {
+    let (mut clashes, mut stops, mut cuts) = (0, 0, 0);
+    for seed in 0..600u64 {
+        let p = random_problem(seed);
+        let m = p.options.len() as u64;
+        let mut forced_sets = vec![vec![]];
+        if m > 0 {
+            let mut rng = Rng(seed + 7);
+            forced_sets.push(vec![OptionId(rng.below(m) as u32)]);
+            forced_sets.push(vec![
+                OptionId(rng.below(m) as u32),
+                OptionId(rng.below(m) as u32),
+            ]);
+        }
+        for (engine, s) in &mut solvers(&p) {
+            let pristine = s.structure_fingerprint();
+            let at = |what: &str, forced: &[OptionId]| {
+                format!("{engine}, seed {seed}, forced {forced:?}, {what}: the structure changed")
+            };
+            for forced in &forced_sets {
+                let mut first = Vec::new();
+                let full = s.search(forced, &SearchConfig::default(), &mut |x| {
+                    first.push(x.to_vec());
+                    Flow::Continue
+                });
+                assert_eq!(
+                    s.structure_fingerprint(),
+                    pristine,
+                    "{}",
+                    at("full", forced)
+                );
+                let Ok(full) = full else {
+                    clashes += 1;
+                    continue;
+                };
+                assert_eq!(full.end, End::Exhausted);
+                let solutions = full.stats.solutions;
+                let ks = (1..=solutions.min(6))
+                    .chain((7..=solutions).step_by(solutions as usize / 10 + 1));
+                for k in ks {
+                    let mut seen = 0;
+                    let out = s
+                        .search(forced, &SearchConfig::default(), &mut |_| {
+                            seen += 1;
+                            if seen == k {
+                                Flow::Stop
+                            } else {
+                                Flow::Continue
+                            }
+                        })
+                        .unwrap();
+                    assert_eq!(out.end, End::Stopped);
+                    assert_eq!(
+                        s.structure_fingerprint(),
+                        pristine,
+                        "{}",
+                        at("stop", forced)
+                    );
+                    for count_only in [false, true] {
+                        let cfg = SearchConfig {
+                            max_solutions: Some(k),
+                            count_only,
+                            ..SearchConfig::default()
+                        };
+                        let out = s.search(forced, &cfg, &mut |_| Flow::Continue).unwrap();
+                        assert_eq!((out.end, out.stats.solutions), (End::Stopped, k));
+                        assert_eq!(s.structure_fingerprint(), pristine, "{}", at("max", forced));
+                    }
+                    stops += 1;
+                }
+                // Every node limit on small trees; on larger ones the first 40 and a spread.
+                let nodes = full.stats.nodes;
+                let limits = (0..nodes.min(40)).chain((40..nodes).step_by(nodes as usize / 20 + 1));
+                for limit in limits {
+                    let cfg = SearchConfig {
+                        node_limit: Some(limit),
+                        ..SearchConfig::default()
+                    };
+                    let out = s.search(forced, &cfg, &mut |_| Flow::Continue).unwrap();
+                    // Without its pristine copy the cells engine may explore its sets in
+                    // another order than the first search did, in fewer nodes.
+                    let reorders = *engine == "cells undoing";
+                    assert!(
+                        matches!(out.end, End::Cut(_)) || reorders,
+                        "{}",
+                        at("cut", forced)
+                    );
+                    assert_eq!(
+                        s.structure_fingerprint(),
+                        pristine,
+                        "{} (node limit {limit})",
+                        at("cut", forced)
+                    );
+                    cuts += 1;
+                }
+                let mut again = Vec::new();
+                s.search(forced, &SearchConfig::default(), &mut |x| {
+                    again.push(x.to_vec());
+                    Flow::Continue
+                })
+                .unwrap();
+                if *engine == "cells undoing" {
+                    // Without its pristine copy the cells engine leaves its sets
+                    // permuted, as it does for large problems: the same solutions, in
+                    // an order that may differ.
+                    for x in again.iter_mut().chain(first.iter_mut()) {
+                        x.sort();
+                    }
+                    again.sort();
+                    first.sort();
+                }
+                assert_eq!(again, first, "{}", at("the search after", forced));
+            }
+        }
+    }
+    // Each kind of end happened many times.
+    assert!(
+        clashes > 300 && stops > 1000 && cuts > 10_000,
+        "{clashes} {stops} {cuts}"
+    );
 }

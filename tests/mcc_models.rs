@@ -193,9 +193,14 @@ fn crossword_default_grid() {
     assert_eq!(want, 4);
     assert_eq!(count(&[model]), want);
     let all = dlxc(&["run", model, "--all"]);
-    for fill in grids(&all.stdout) {
-        assert_valid_fill(&grid, &fill, &words);
+    assert_eq!(all.code, 0, "{}", all.stderr);
+    let fills = grids(&all.stdout);
+    for fill in &fills {
+        assert_valid_fill(&grid, fill, &words);
     }
+    // Every fill, each once.
+    assert_eq!(fills.len() as u64, want, "{}", all.stdout);
+    assert_eq!(fills.iter().collect::<BTreeSet<_>>().len(), fills.len());
     knuth_round_trip(&[model], want);
 }
 

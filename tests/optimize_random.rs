@@ -116,13 +116,17 @@ fn sorted(sols: &[Vec<OptionId>]) -> BTreeSet<Vec<u32>> {
 
 fn solve(p: &Problem, obj: Objective, forced: &[OptionId]) -> Option<dlxc::solve::Optimum> {
     let mut opt = Optimizer::new(p, obj).unwrap();
-    let before = Optimizer::new(p, obj).unwrap();
+    let before = opt.structure_fingerprint();
     let mut improving = Vec::new();
     let out = opt.solve(forced, true, &SearchConfig::default(), &mut |v, _| {
         improving.push(v)
     });
-    // The structure is restored (checked inside in debug builds too).
-    let _ = before;
+    // The structure is restored, whether the search ran or the forced options clashed.
+    assert_eq!(
+        opt.structure_fingerprint(),
+        before,
+        "{obj:?} forcing {forced:?}: the structure changed"
+    );
     let out = out.ok()?;
     assert_eq!(out.end, End::Exhausted);
     assert!(out.optimal);
@@ -175,31 +179,57 @@ fn best_cost_on_exact_cover_matches_brute_force_with_any_signs() {
     }
 }
 
+/// `all` lists every optimal solution, each once: checked as a set against brute force.
+/// Costs of 0 are frequent (a third of the options), so many optimal covers have an
+/// option that covers nothing new, which the search itself never reaches.
 #[test]
-fn best_cost_on_repeated_cover_matches_brute_force() {
+fn every_optimal_repeated_cover_is_listed_once() {
+    let (mut redundant, mut several) = (0, 0);
     for seed in 0..600u64 {
-        let p = random_problem(seed, true, 0, 9);
-        let forced = forced_for(&p, seed);
-        let all = brute_force(&p, &forced);
-        let Some(out) = solve(&p, Objective::MinimizeCost, &forced) else {
-            continue;
-        };
-        assert_eq!(out.value, all.iter().map(|s| s.2).min(), "seed {seed}");
-        // Every solution listed is valid and optimal.
-        let valid: BTreeSet<Vec<u32>> = all.iter().map(|s| s.0.clone()).collect();
-        for s in sorted(&out.solutions) {
-            assert!(valid.contains(&s), "seed {seed}: {s:?} is not a cover");
-        }
-        let neg = random_problem(seed, true, -9, 0);
-        if neg.has_multiplicities() {
-            let forced = forced_for(&neg, seed);
-            let all = brute_force(&neg, &forced);
-            let Some(out) = solve(&neg, Objective::MaximizeCost, &forced) else {
+        for (obj, lo, hi, sign) in [
+            (Objective::MinimizeCost, 0, 2, 1),
+            (Objective::MaximizeCost, -2, 0, -1),
+            (Objective::MinimizeCost, 0, 9, 1),
+        ] {
+            let p = random_problem(seed, true, lo, hi);
+            let forced = forced_for(&p, seed);
+            let all = brute_force(&p, &forced);
+            let Some(out) = solve(&p, obj, &forced) else {
                 continue;
             };
-            assert_eq!(out.value, all.iter().map(|s| s.2).max(), "seed {seed} max");
+            let best = all.iter().map(|s| sign * s.2).min().map(|b| sign * b);
+            assert_eq!(out.value, best, "seed {seed} {obj:?} {lo}..={hi}");
+            let want: BTreeSet<Vec<u32>> = all
+                .iter()
+                .filter(|s| Some(s.2) == best)
+                .map(|s| s.0.clone())
+                .collect();
+            assert_eq!(
+                sorted(&out.solutions),
+                want,
+                "seed {seed} {obj:?} {lo}..={hi}"
+            );
+            assert_eq!(
+                out.solutions.len(),
+                want.len(),
+                "seed {seed} {obj:?}: a duplicate"
+            );
+            several += usize::from(want.len() > 1);
+            // An optimal cover with an option whose removal leaves a cover.
+            redundant += usize::from(want.iter().any(|s| {
+                s.iter().any(|k| {
+                    let less: Vec<u32> = s.iter().copied().filter(|j| j != k).collect();
+                    want.contains(&less)
+                })
+            }));
         }
     }
+    // The cases this test is about do occur.
+    assert!(
+        redundant > 50,
+        "only {redundant} cases with a redundant optimum"
+    );
+    assert!(several > 100, "only {several} cases with several optima");
 }
 
 #[test]
@@ -223,6 +253,7 @@ fn a_search_cut_short_restores_the_links_and_says_it_is_not_optimal() {
     for seed in 0..200u64 {
         let p = random_problem(seed, seed % 2 == 0, 0, 5);
         let mut opt = Optimizer::new(&p, Objective::MinimizeCost).unwrap();
+        let pristine = opt.structure_fingerprint();
         let full = opt
             .solve(&[], false, &SearchConfig::default(), &mut |_, _| {})
             .unwrap();
@@ -232,6 +263,11 @@ fn a_search_cut_short_restores_the_links_and_says_it_is_not_optimal() {
                 ..SearchConfig::default()
             };
             let out = opt.solve(&[], false, &cut, &mut |_, _| {}).unwrap();
+            assert_eq!(
+                opt.structure_fingerprint(),
+                pristine,
+                "seed {seed} limit {limit}"
+            );
             assert!(!out.optimal, "seed {seed} limit {limit}");
             assert_eq!(out.stats.nodes, limit);
             // A value found before the cut is never better than the optimum.

@@ -361,6 +361,12 @@ impl Cells {
         }
     }
 
+    /// Drops the pristine copy, so that searches leave the order of the sets as they
+    /// find it, as those of large problems do (for tests of that path).
+    pub fn forget_pristine(&mut self) {
+        self.pristine = None;
+    }
+
     /// Deletes from the other sets every option of item `c` (all of them, or with a
     /// color only those of another color: Algorithm C's purification). With `check`, a
     /// primary item that is left with no option makes this return `false` at once

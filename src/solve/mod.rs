@@ -66,10 +66,6 @@ pub enum Flow {
 /// the visitor for each.
 #[derive(Clone, Debug, Default)]
 pub struct SearchConfig {
-    /// Put the structure back after the search only by undoing its moves, never by
-    /// copying a pristine snapshot over it: slower for small problems, but it is the
-    /// path large problems take, so tests run it on small ones too.
-    pub undo_only: bool,
     /// Only count: the visitor is never called (and solutions are not assembled).
     pub count_only: bool,
     /// Stop after this many solutions ([`End::Stopped`]).
@@ -433,6 +429,19 @@ impl Solver {
         result
     }
 
+    /// Makes every later search put the structure back only by undoing its moves, never
+    /// by copying the pristine snapshot that small problems keep (the links of
+    /// `Exact::restore`, the set order of `Cells::reset`): for tests, so that the path
+    /// of large problems runs on problems small enough to check by brute force.
+    #[doc(hidden)]
+    pub fn undo_only(&mut self) {
+        match &mut self.engine {
+            Engine::X(x) => x.pristine = None,
+            Engine::C(c) => c.cells.forget_pristine(),
+            Engine::M(_) => {}
+        }
+    }
+
     /// A hash of the whole link structure, for tests that check a search left it
     /// exactly as it found it.
     #[doc(hidden)]
@@ -509,7 +518,7 @@ impl Exact {
         // What is left to undo: the forced covers, and the levels still covered (at most
         // all the search's updates).
         let owed = forced_updates + if levels > 0 { search_updates } else { 0 };
-        self.restore(forced, done, levels, owed, config.undo_only);
+        self.restore(forced, done, levels, owed);
         result
     }
 
@@ -522,16 +531,8 @@ impl Exact {
     /// against 3,700 nodes, and the path to a first solution as many again, so copying
     /// wins by far there. Measured with `cargo bench --bench engine sudoku17` (first
     /// solution of the 49,158 17-clue puzzles): about a third less search time.
-    fn restore(
-        &mut self,
-        forced: &[OptionId],
-        done: usize,
-        levels: usize,
-        owed: u64,
-        undo_only: bool,
-    ) {
+    fn restore(&mut self, forced: &[OptionId], done: usize, levels: usize, owed: u64) {
         if let Some(pristine) = &self.pristine
-            && !undo_only
             && owed.saturating_mul(6) > pristine.nodes.len() as u64
         {
             self.links.nodes.copy_from_slice(&pristine.nodes);
@@ -610,24 +611,24 @@ mod tests {
             _ => panic!("plain exact cover runs Algorithm X"),
         }
         for s in [copying, undoing] {
-            restored_after_every_kind_of_end(s, false);
+            restored_after_every_kind_of_end(s);
         }
         for undo_only in [false, true] {
             for engine in [EngineChoice::Auto, EngineChoice::CellsTrail] {
-                let s = Solver::with_engine(&knuth(), engine).unwrap();
+                let mut s = Solver::with_engine(&knuth(), engine).unwrap();
                 assert_eq!(s.engine_name(), "dancing cells (SSXCC)");
-                restored_after_every_kind_of_end(s, undo_only);
+                if undo_only {
+                    s.undo_only();
+                }
+                restored_after_every_kind_of_end(s);
             }
         }
     }
 
-    fn restored_after_every_kind_of_end(mut s: Solver, undo_only: bool) {
+    fn restored_after_every_kind_of_end(mut s: Solver) {
         let pristine = s.structure_fingerprint();
         let mut all = Vec::new();
-        let config = SearchConfig {
-            undo_only,
-            ..SearchConfig::default()
-        };
+        let config = SearchConfig::default();
         let out = s
             .search(&[], &config, &mut |x| {
                 all.push(x.to_vec());

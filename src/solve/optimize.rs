@@ -32,6 +32,17 @@
 //! at-least-once items is refused when some option has a cost that would reward adding
 //! it ([`Refused::RewardingCost`]).
 //!
+//! # Every optimal solution
+//!
+//! With `all`, every optimal solution is listed, once. The search reaches every
+//! irredundant optimal cover; an optimal cover that is redundant is one of those plus
+//! options that cost 0 (as minimized: the count objective has none), whose primary items
+//! are all at-least-once and whose secondary items are free. So each cover of the best
+//! value is listed together with every such extension, and a set of the sorted covers
+//! keeps one that can be reached from two irredundant covers from being listed twice.
+//! (As everywhere in this engine, an option with no primary item is in a solution only
+//! when forced.)
+//!
 //! # Bounds (why they are admissible)
 //!
 //! A subtree is pruned when the cost so far plus a lower bound on what the remaining
@@ -64,6 +75,7 @@
 //! Costs are summed in `i64`: a problem whose absolute costs add up beyond `i64::MAX` is
 //! refused, so no partial sum can overflow.
 
+use std::collections::HashSet;
 use std::time::Instant;
 
 use super::links::Links;
@@ -122,7 +134,7 @@ pub struct Optimum {
     /// The best value found (count, or total cost), or `None` if no solution was found.
     pub value: Option<i64>,
     /// The best solution (forced options first), or every solution of the best value
-    /// reached by the search when `all` was asked.
+    /// when `all` was asked (each once; see the module docs).
     pub solutions: Vec<Vec<OptionId>>,
     /// Whether the search finished: then `value` is optimal (or, when `None`, there is
     /// no solution at all).
@@ -148,6 +160,11 @@ pub struct Optimizer {
     /// Stamps for the bounds, one per internal item.
     stamp: Vec<u64>,
     epoch: u64,
+    /// The options that can be added to a cover without changing its value or its
+    /// validity when nothing else is in their way: cost 0 (as minimized), a primary
+    /// item, and every primary item at least once. `all` extends the covers the search
+    /// reaches with them (module docs, "Every optimal solution").
+    free: Vec<OptionId>,
 }
 
 /// How many "whole cost on the `j`-th item" charges the cost bound tries.
@@ -242,7 +259,18 @@ impl Optimizer {
                 repeat[k + 1] = !bounds.is_exactly_once();
             }
         }
+        let free = (0..problem.options.len())
+            .filter(|&k| {
+                let mut primary = links
+                    .option_nodes(OptionId(k as u32))
+                    .map(|p| links.nodes[p as usize].top as u32)
+                    .filter(|&t| t <= links.n_primary);
+                cost[k] == 0 && primary.clone().count() > 0 && primary.all(|t| repeat[t as usize])
+            })
+            .map(|k| OptionId(k as u32))
+            .collect();
         Ok(Optimizer {
+            free,
             times: vec![0; n + 2],
             stamp: vec![0; n + 2],
             epoch: 0,
@@ -251,6 +279,18 @@ impl Optimizer {
             objective,
             links,
         })
+    }
+
+    /// A hash of everything a search changes and must put back (the links and the
+    /// cover counts of at-least-once items), for tests that check a search left the
+    /// structure exactly as it found it.
+    #[doc(hidden)]
+    pub fn structure_fingerprint(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.links.hash(&mut h);
+        self.times.hash(&mut h);
+        h.finish()
     }
 
     /// The objective this optimizer was built for.
@@ -547,6 +587,88 @@ impl Optimizer {
         }
     }
 
+    /// With `all`, lists the cover `sol` and every cover made from it by adding free
+    /// options (see [`Optimizer::free`]) that are not in it and share no secondary item
+    /// with it or with each other: all of the same value. One cover can be reached that
+    /// way from several covers the search reaches, so each is listed only the first
+    /// time. Returns how many were new.
+    fn push_with_free(
+        &self,
+        sol: Vec<OptionId>,
+        seen: &mut HashSet<Vec<OptionId>>,
+        solutions: &mut Vec<Vec<OptionId>>,
+    ) -> u128 {
+        let links = &self.links;
+        let n1 = links.n_primary;
+        let items = |o: OptionId| {
+            links
+                .option_nodes(o)
+                .map(|p| links.nodes[p as usize].top as u32)
+        };
+        let mut used = vec![false; links.n_items as usize + 1];
+        for &o in &sol {
+            for t in items(o) {
+                used[t as usize] = true;
+            }
+        }
+        let addable: Vec<OptionId> = self
+            .free
+            .iter()
+            .copied()
+            .filter(|o| !sol.contains(o) && items(*o).all(|t| t <= n1 || !used[t as usize]))
+            .collect();
+        let mut new = 0;
+        let mut record = |s: &[OptionId]| {
+            let mut key = s.to_vec();
+            key.sort_unstable();
+            if seen.insert(key) {
+                solutions.push(s.to_vec());
+                new += 1;
+            }
+        };
+        // Every subset of `addable` whose options share no secondary item, by a walk
+        // that includes or leaves out each option in turn.
+        fn walk(
+            k: usize,
+            addable: &[OptionId],
+            sol: &mut Vec<OptionId>,
+            used: &mut [bool],
+            items: &dyn Fn(OptionId) -> Vec<u32>,
+            n1: u32,
+            record: &mut dyn FnMut(&[OptionId]),
+        ) {
+            let Some(&o) = addable.get(k) else {
+                record(sol);
+                return;
+            };
+            walk(k + 1, addable, sol, used, items, n1, record);
+            let secondary: Vec<u32> = items(o).into_iter().filter(|&t| t > n1).collect();
+            if secondary.iter().all(|&t| !used[t as usize]) {
+                for &t in &secondary {
+                    used[t as usize] = true;
+                }
+                sol.push(o);
+                walk(k + 1, addable, sol, used, items, n1, record);
+                sol.pop();
+                for &t in &secondary {
+                    used[t as usize] = false;
+                }
+            }
+        }
+        let mut sol = sol;
+        let items_vec = |o: OptionId| items(o).collect::<Vec<u32>>();
+        walk(
+            0,
+            &addable,
+            &mut sol,
+            &mut used,
+            &items_vec,
+            n1,
+            &mut record,
+        );
+        new
+    }
+
     /// The branch-and-bound loop, with the forced options covered.
     fn run(
         &mut self,
@@ -565,6 +687,9 @@ impl Optimizer {
         // The options of the item at one node with their order keys; one buffer for all.
         let mut keyed: Vec<(i64, u32)> = Vec::new();
         let mut excluded: Vec<OptionId> = Vec::new();
+        // The solutions listed so far, as sorted option lists, when `all` may reach one
+        // twice (see `push_with_free`).
+        let mut seen: HashSet<Vec<OptionId>> = HashSet::new();
         let mut g = g0;
         let node_limit = config.node_limit.unwrap_or(u64::MAX);
         let sign = if self.objective == Objective::MaximizeCost {
@@ -596,13 +721,18 @@ impl Optimizer {
                     if better || (all && best == Some(g)) {
                         let mut sol = forced.to_vec();
                         sol.extend(stack.iter().map(|f| self.links.option_of(cand[f.pos])));
-                        stats.solutions += 1;
                         if better {
                             best = Some(g);
                             solutions.clear();
+                            seen.clear();
                             on_improve(sign * g, &sol);
                         }
-                        solutions.push(sol);
+                        if all && !self.free.is_empty() {
+                            stats.solutions += self.push_with_free(sol, &mut seen, &mut solutions);
+                        } else {
+                            stats.solutions += 1;
+                            solutions.push(sol);
+                        }
                     }
                 } else {
                     let (item, len) = self.choose();

@@ -120,9 +120,7 @@ impl Engine {
         self.cells.restore::<TRAIL>(root);
         self.cells.release::<TRAIL>(root);
         self.cells.forced_moves.clear();
-        if !config.undo_only {
-            self.cells.reset();
-        }
+        self.cells.reset();
         result
     }
 

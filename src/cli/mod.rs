@@ -277,7 +277,6 @@ pub(crate) fn search_config(s: &SearchArgs) -> SearchConfig {
         node_limit: s.node_limit,
         time_limit: s.time_limit.map(seconds),
         interrupt: Some(interrupt_flag()),
-        ..SearchConfig::default()
     }
 }
 

@@ -263,6 +263,20 @@ impl Problem {
         &self.options[id.index()]
     }
 
+    /// The item ids with the primary items first, each kind in declaration order, and
+    /// the number of primary items: the internal numbering of the engines, which keep
+    /// primary items together and break ties by declaration order.
+    pub fn primary_first(&self) -> (Vec<ItemId>, u32) {
+        let ids = (0..self.items.len() as u32).map(ItemId);
+        let mut order: Vec<ItemId> = ids
+            .clone()
+            .filter(|&i| self.item(i).kind.is_primary())
+            .collect();
+        let n1 = order.len() as u32;
+        order.extend(ids.filter(|&i| !self.item(i).kind.is_primary()));
+        (order, n1)
+    }
+
     /// Number of primary items.
     pub fn primary_count(&self) -> usize {
         self.items.iter().filter(|i| i.kind.is_primary()).count()

@@ -158,16 +158,7 @@ impl Cells {
         if nodes >= i32::MAX as usize || problem.options.len() >= LIVE as usize {
             return Err(TooLarge);
         }
-        let mut item_id: Vec<ItemId> = (0..n as u32)
-            .map(ItemId)
-            .filter(|&i| problem.item(i).kind.is_primary())
-            .collect();
-        let n1 = item_id.len() as u32;
-        item_id.extend(
-            (0..n as u32)
-                .map(ItemId)
-                .filter(|&i| !problem.item(i).kind.is_primary()),
-        );
+        let (item_id, n1) = problem.primary_first();
         let mut internal = vec![0u32; n];
         for (k, id) in item_id.iter().enumerate() {
             internal[id.index()] = k as u32;

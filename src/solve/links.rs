@@ -81,18 +81,7 @@ impl Links {
             return Err(TooLarge);
         }
         // Primary items first, in order, then secondary items, in order.
-        let mut item_id = Vec::with_capacity(n);
-        item_id.extend(
-            (0..n as u32)
-                .map(ItemId)
-                .filter(|&i| problem.item(i).kind.is_primary()),
-        );
-        let n_primary = item_id.len() as u32;
-        item_id.extend(
-            (0..n as u32)
-                .map(ItemId)
-                .filter(|&i| !problem.item(i).kind.is_primary()),
-        );
+        let (item_id, n_primary) = problem.primary_first();
         let mut internal = vec![0u32; n];
         for (k, id) in item_id.iter().enumerate() {
             internal[id.index()] = k as u32 + 1;

@@ -118,6 +118,10 @@ struct SearchFlags {
     /// says).
     #[arg(long, value_enum, default_value_t = EngineFlag::Auto)]
     engine: EngineFlag,
+    /// Threads for --count (default: every core this process may use). Other searches,
+    /// and counts with --limit or --node-limit, run on one thread.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    threads: Option<u32>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -172,6 +176,10 @@ impl From<SearchFlags> for SearchArgs {
             verbose: s.verbose,
             value: s.value,
             none: s.none,
+            threads: s.threads.map_or_else(
+                || std::thread::available_parallelism().map_or(1, |n| n.get()),
+                |n| n as usize,
+            ),
             engine: match s.engine {
                 EngineFlag::Auto => EngineChoice::Auto,
                 EngineFlag::Cells => EngineChoice::Cells,

@@ -65,6 +65,8 @@ pub struct SearchArgs {
     pub none: Option<String>,
     /// Which engine searches (`--engine`).
     pub engine: crate::solve::EngineChoice,
+    /// Threads for `--count` (`--threads`; 0 or 1: one).
+    pub threads: usize,
 }
 
 /// `dlxc run` / `check` / `compile`: what model, parameters and data.

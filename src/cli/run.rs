@@ -447,7 +447,12 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
                         Flow::Continue
                     }
                 };
-                sv.search(&inst.forced, &config, &mut visit).map(|outcome| {
+                let searched = if s.count {
+                    crate::solve::parallel::count(sv, &inst.forced, &config, s.threads)
+                } else {
+                    sv.search(&inst.forced, &config, &mut visit)
+                };
+                searched.map(|outcome| {
                     let mut s_rec = s.clone();
                     s_rec.stats = false;
                     let code = if s.json || s.count {

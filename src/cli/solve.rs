@@ -61,7 +61,12 @@ pub fn solve(o: &mut Out<'_>, file: Option<&Path>, as_matrix: bool, s: &SearchAr
             Flow::Continue
         }
     };
-    let outcome = match solver.search(&[], &config, &mut visit) {
+    let searched = if s.count {
+        crate::solve::parallel::count(&mut solver, &[], &config, s.threads)
+    } else {
+        solver.search(&[], &config, &mut visit)
+    };
+    let outcome = match searched {
         Ok(outcome) => outcome,
         Err(clash) => {
             // No options are forced here, so a clash cannot happen; say so plainly if

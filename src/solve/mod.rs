@@ -42,6 +42,7 @@ mod cells;
 mod links;
 mod mcc;
 pub mod optimize;
+pub mod parallel;
 mod search;
 
 use std::sync::Arc;
@@ -440,6 +441,22 @@ impl Solver {
             Engine::C(c) => c.cells.forget_pristine(),
             Engine::M(_) => {}
         }
+    }
+
+    /// The children of the node reached by forcing `forced`, for splitting a search
+    /// into disjoint parts (see [`parallel`]): the options of the item the search would
+    /// branch on there. `Ok(None)` when `forced` is itself a solution, an empty list
+    /// when the node has none. Only for solvers whose [`Solver::can_branch`] is true.
+    pub(crate) fn branch(&mut self, forced: &[OptionId]) -> Result<Option<Vec<OptionId>>, Clash> {
+        match &mut self.engine {
+            Engine::C(c) => c.branch(forced),
+            _ => unreachable!("only dancing cells split their search"),
+        }
+    }
+
+    /// Whether this solver's search can be split into parts (dancing cells can).
+    pub fn can_branch(&self) -> bool {
+        matches!(self.engine, Engine::C(_))
     }
 
     /// A hash of the whole link structure, for tests that check a search left it

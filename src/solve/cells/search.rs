@@ -93,21 +93,11 @@ impl Engine {
                 clash = Some(c);
                 break;
             }
-            for x in self.cells.option_nodes(o) {
-                let i = self.cells.item_of(x) as usize;
-                if self.forced_by[i] == u32::MAX {
-                    self.forced_by[i] = k as u32;
-                    self.claim[i] = self.cells.clr.get(x as usize).copied().unwrap_or(0);
-                }
-            }
+            self.claim_items(forced, k);
             self.cells.commit_forced::<TRAIL>(o, &mut ignored);
             done = k + 1;
         }
-        for &o in &forced[..done] {
-            for x in self.cells.option_nodes(o) {
-                self.forced_by[self.cells.item_of(x) as usize] = u32::MAX;
-            }
-        }
+        self.release_claims(&forced[..done]);
         let result = match clash {
             Some(c) => Err(c),
             None => {
@@ -122,6 +112,77 @@ impl Engine {
         self.cells.forced_moves.clear();
         self.cells.reset();
         result
+    }
+
+    /// The children of the node reached by forcing `forced`: the options of the item
+    /// the search would branch on there, each a disjoint part of the node's solutions,
+    /// together all of them. `None` when `forced` is itself a solution (no primary item
+    /// left); an empty list when the node has no solution (a clash, or an item left
+    /// with no option); a clash among the forced options is an error, as in a search.
+    pub fn branch(&mut self, forced: &[OptionId]) -> Result<Option<Vec<OptionId>>, Clash> {
+        if self.cells.trails() {
+            self.branch_with::<true>(forced)
+        } else {
+            self.branch_with::<false>(forced)
+        }
+    }
+
+    fn branch_with<const TRAIL: bool>(
+        &mut self,
+        forced: &[OptionId],
+    ) -> Result<Option<Vec<OptionId>>, Clash> {
+        let root = self.cells.save::<TRAIL>();
+        let mut ignored = 0;
+        let mut clash = None;
+        let mut done = 0;
+        for (k, &o) in forced.iter().enumerate() {
+            if let Some(c) = self.check_forced(forced, k) {
+                clash = Some(c);
+                break;
+            }
+            self.claim_items(forced, k);
+            self.cells.commit_forced::<TRAIL>(o, &mut ignored);
+            done = k + 1;
+        }
+        self.release_claims(&forced[..done]);
+        let children = match clash {
+            Some(c) => Err(c),
+            None => {
+                self.cells.forced_moves.clear();
+                Ok(self.choose().map(|best| {
+                    let cells = &self.cells;
+                    cells
+                        .live(best)
+                        .map(|r| cells.option_of(cells.set[r as usize]))
+                        .collect()
+                }))
+            }
+        };
+        self.cells.restore::<TRAIL>(root);
+        self.cells.release::<TRAIL>(root);
+        self.cells.forced_moves.clear();
+        self.cells.reset();
+        children
+    }
+
+    /// Notes which items forced option `forced[k]` takes first, and their colors.
+    fn claim_items(&mut self, forced: &[OptionId], k: usize) {
+        for x in self.cells.option_nodes(forced[k]) {
+            let i = self.cells.item_of(x) as usize;
+            if self.forced_by[i] == u32::MAX {
+                self.forced_by[i] = k as u32;
+                self.claim[i] = self.cells.clr.get(x as usize).copied().unwrap_or(0);
+            }
+        }
+    }
+
+    /// Forgets the claims of the forced options committed.
+    fn release_claims(&mut self, forced: &[OptionId]) {
+        for &o in forced {
+            for x in self.cells.option_nodes(o) {
+                self.forced_by[self.cells.item_of(x) as usize] = u32::MAX;
+            }
+        }
     }
 
     /// Whether forced option `forced[k]` clashes with those before it.

@@ -1,0 +1,144 @@
+//! Counting on several threads.
+//!
+//! The tree is split at its top into disjoint parts: a node is the list of options
+//! forced on the way to it, and its children are the options of the item the search
+//! would branch on there ([`Solver::branch`]). Every solution covers that item with
+//! exactly one of them, so the children's solutions are disjoint and together are the
+//! node's. The frontier is expanded breadth first until it holds many more parts than
+//! threads (so that a part that turns out large is not alone on the critical path),
+//! then each thread, with its own copy of the solver, takes the next part from a shared
+//! index and counts it. The split depends only on the problem, never on the number of
+//! threads, so every thread count adds up the same parts.
+//!
+//! Only dancing cells split (the links engines count on one thread), and only whole
+//! counts do: a node limit or `max_solutions` is a statement about one sequential
+//! search, so such counts run on one thread too.
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use super::{Clash, End, Flow, Limit, Outcome, SearchConfig, Solver, Stats};
+use crate::problem::OptionId;
+
+/// Parts per thread the frontier aims for before the threads start.
+const PARTS_PER_THREAD: usize = 64;
+
+/// Counts the solutions that contain `forced` on `threads` threads (see the module
+/// documentation for when it falls back to one). `config.count_only` is implied.
+pub fn count(
+    solver: &mut Solver,
+    forced: &[OptionId],
+    config: &SearchConfig,
+    threads: usize,
+) -> Result<Outcome, Clash> {
+    let start = Instant::now();
+    let sequential = SearchConfig {
+        count_only: true,
+        ..config.clone()
+    };
+    if threads <= 1
+        || !solver.can_branch()
+        || config.node_limit.is_some()
+        || config.max_solutions.is_some()
+    {
+        return solver.search(forced, &sequential, &mut |_| Flow::Continue);
+    }
+    let parts = split(solver, forced, threads * PARTS_PER_THREAD)?;
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let total = Mutex::new((Stats::default(), End::Exhausted));
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let mut mine = solver.clone();
+            let (parts, next, stop, total) = (&parts, &next, &stop, &total);
+            let sequential = &sequential;
+            scope.spawn(move || {
+                let mut stats = Stats::default();
+                let mut end = End::Exhausted;
+                while !stop.load(Ordering::Relaxed) {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(part) = parts.get(k) else { break };
+                    // The time limit is the whole count's, not each part's.
+                    let mut cfg = sequential.clone();
+                    if let Some(t) = config.time_limit {
+                        match t.checked_sub(start.elapsed()) {
+                            Some(left) if left > Duration::ZERO => cfg.time_limit = Some(left),
+                            _ => {
+                                end = End::Cut(Limit::Time);
+                                stop.store(true, Ordering::Relaxed);
+                                break;
+                            }
+                        }
+                    }
+                    let out = mine
+                        .search(part, &cfg, &mut |_| Flow::Continue)
+                        .expect("the parts of a node without a clash have none");
+                    stats.nodes += out.stats.nodes;
+                    stats.updates += out.stats.updates;
+                    stats.solutions += out.stats.solutions;
+                    if let End::Cut(limit) = out.end {
+                        end = End::Cut(limit);
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+                let mut t = total.lock().unwrap_or_else(|e| e.into_inner());
+                t.0.nodes += stats.nodes;
+                t.0.updates += stats.updates;
+                t.0.solutions += stats.solutions;
+                if let End::Cut(_) = end {
+                    t.1 = end;
+                }
+            });
+        }
+    });
+    let (mut stats, mut end) = total.into_inner().unwrap_or_else(|e| e.into_inner());
+    // A part no thread took (after a limit) leaves the count a lower bound.
+    if next.load(Ordering::Relaxed) < parts.len() && end == End::Exhausted {
+        end = End::Cut(Limit::Interrupted);
+    }
+    stats.elapsed = start.elapsed();
+    Ok(Outcome { stats, end })
+}
+
+/// The frontier under `forced`, expanded breadth first until it has at least `want`
+/// parts or cannot grow: disjoint lists of forced options whose solutions together
+/// are those containing `forced`. Deterministic: the same problem gives the same parts.
+pub fn split(
+    solver: &mut Solver,
+    forced: &[OptionId],
+    want: usize,
+) -> Result<Vec<Vec<OptionId>>, Clash> {
+    let mut frontier: VecDeque<Vec<OptionId>> = VecDeque::from([forced.to_vec()]);
+    // Solutions found while splitting: parts that cannot be split further.
+    let mut leaves = Vec::new();
+    let mut first = true;
+    while frontier.len() < want {
+        let Some(node) = frontier.pop_front() else {
+            break;
+        };
+        let children = match solver.branch(&node) {
+            Ok(c) => c,
+            // Only the root can clash: every child is an option alive under its node.
+            Err(clash) if first => return Err(clash),
+            Err(_) => unreachable!("a child of a node clashes with it"),
+        };
+        first = false;
+        match children {
+            None => leaves.push(node),
+            Some(options) => {
+                for o in options {
+                    let mut child = node.clone();
+                    child.push(o);
+                    frontier.push_back(child);
+                }
+            }
+        }
+        if frontier.is_empty() {
+            break;
+        }
+    }
+    leaves.extend(frontier);
+    Ok(leaves)
+}

@@ -84,6 +84,20 @@ impl Engine {
         on_solution: &mut dyn FnMut(&[OptionId]) -> Flow,
         start: Instant,
     ) -> Result<Outcome, Clash> {
+        self.at_node::<TRAIL, _>(forced, |e| {
+            solution.clear();
+            solution.extend_from_slice(forced);
+            e.run::<TRAIL>(solution, config, on_solution, start)
+        })
+    }
+
+    /// Commits the forced options, checking each against those before it, runs `then`
+    /// at the node they reach, and puts everything back, whatever `then` did.
+    fn at_node<const TRAIL: bool, R>(
+        &mut self,
+        forced: &[OptionId],
+        then: impl FnOnce(&mut Self) -> R,
+    ) -> Result<R, Clash> {
         let root = self.cells.save::<TRAIL>();
         let mut ignored = 0;
         let mut clash = None;
@@ -98,14 +112,10 @@ impl Engine {
             done = k + 1;
         }
         self.release_claims(&forced[..done]);
+        self.cells.forced_moves.clear();
         let result = match clash {
             Some(c) => Err(c),
-            None => {
-                solution.clear();
-                solution.extend_from_slice(forced);
-                self.cells.forced_moves.clear();
-                Ok(self.run::<TRAIL>(solution, config, on_solution, start))
-            }
+            None => Ok(then(self)),
         };
         self.cells.restore::<TRAIL>(root);
         self.cells.release::<TRAIL>(root);
@@ -131,38 +141,15 @@ impl Engine {
         &mut self,
         forced: &[OptionId],
     ) -> Result<Option<Vec<OptionId>>, Clash> {
-        let root = self.cells.save::<TRAIL>();
-        let mut ignored = 0;
-        let mut clash = None;
-        let mut done = 0;
-        for (k, &o) in forced.iter().enumerate() {
-            if let Some(c) = self.check_forced(forced, k) {
-                clash = Some(c);
-                break;
-            }
-            self.claim_items(forced, k);
-            self.cells.commit_forced::<TRAIL>(o, &mut ignored);
-            done = k + 1;
-        }
-        self.release_claims(&forced[..done]);
-        let children = match clash {
-            Some(c) => Err(c),
-            None => {
-                self.cells.forced_moves.clear();
-                Ok(self.choose().map(|best| {
-                    let cells = &self.cells;
-                    cells
-                        .live(best)
-                        .map(|r| cells.option_of(cells.set[r as usize]))
-                        .collect()
-                }))
-            }
-        };
-        self.cells.restore::<TRAIL>(root);
-        self.cells.release::<TRAIL>(root);
-        self.cells.forced_moves.clear();
-        self.cells.reset();
-        children
+        self.at_node::<TRAIL, _>(forced, |e| {
+            e.choose().map(|best| {
+                let cells = &e.cells;
+                cells
+                    .live(best)
+                    .map(|r| cells.option_of(cells.set[r as usize]))
+                    .collect()
+            })
+        })
     }
 
     /// Notes which items forced option `forced[k]` takes first, and their colors.

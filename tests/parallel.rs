@@ -76,12 +76,18 @@ fn every_thread_count_gives_the_sequential_count() {
             let mut solver = Solver::new(&p).unwrap();
             let pristine = solver.structure_fingerprint();
             for threads in 1..=8 {
-                let got = parallel::count(&mut solver, &forced, &SearchConfig::default(), threads)
-                    .ok()
-                    .map(|o| {
-                        assert_eq!(o.end, End::Exhausted, "seed {seed}");
-                        o.stats.solutions
-                    });
+                let got = parallel::count_after_probe(
+                    &mut solver,
+                    &forced,
+                    &SearchConfig::default(),
+                    threads,
+                    0,
+                )
+                .ok()
+                .map(|o| {
+                    assert_eq!(o.end, End::Exhausted, "seed {seed}");
+                    o.stats.solutions
+                });
                 assert_eq!(
                     got, want,
                     "seed {seed}, forced {forced:?}, {threads} threads"
@@ -130,12 +136,14 @@ fn published_counts_on_several_threads() {
         (langford(8), 300),
         (pentominoes(20, 3, false), 8),
     ] {
-        for threads in [2, 3, 8] {
-            let out = parallel::count(
+        // Split at once, after a probe cut short, and after the default probe.
+        for (threads, probe) in [(2, 0), (3, 0), (8, 0), (2, 50), (3, parallel::PROBE_NODES)] {
+            let out = parallel::count_after_probe(
                 &mut Solver::new(&p).unwrap(),
                 &[],
                 &SearchConfig::default(),
                 threads,
+                probe,
             )
             .unwrap();
             assert_eq!((out.stats.solutions, out.end), (want, End::Exhausted));

@@ -10,6 +10,9 @@
 //! index and counts it. The split depends only on the problem, never on the number of
 //! threads, so every thread count adds up the same parts.
 //!
+//! Most counts are small (a sudoku's is one, in a hundred nodes), and splitting costs
+//! more than such a count: so a count first runs on one thread for [`PROBE_NODES`]
+//! nodes, and only a search still running then is split (its probe is thrown away).
 //! Only dancing cells split (the links engines count on one thread), and only whole
 //! counts do: a node limit or `max_solutions` is a statement about one sequential
 //! search, so such counts run on one thread too.
@@ -25,13 +28,30 @@ use crate::problem::OptionId;
 /// Parts per thread the frontier aims for before the threads start.
 const PARTS_PER_THREAD: usize = 64;
 
+/// Nodes a count runs on one thread before it is split: about a millisecond, against
+/// a split of a few hundred branchings and the start of the threads. Measured on the
+/// 17-clue sudokus counted one record at a time (2,000 records): 0.15 s on one
+/// thread, 7.5 s when every record was split.
+pub const PROBE_NODES: u64 = 20_000;
+
 /// Counts the solutions that contain `forced` on `threads` threads (see the module
-/// documentation for when it falls back to one). `config.count_only` is implied.
+/// documentation for when it stays on one). `config.count_only` is implied.
 pub fn count(
     solver: &mut Solver,
     forced: &[OptionId],
     config: &SearchConfig,
     threads: usize,
+) -> Result<Outcome, Clash> {
+    count_after_probe(solver, forced, config, threads, PROBE_NODES)
+}
+
+/// [`count`] with a probe of `probe` nodes before the split (0: split at once).
+pub fn count_after_probe(
+    solver: &mut Solver,
+    forced: &[OptionId],
+    config: &SearchConfig,
+    threads: usize,
+    probe: u64,
 ) -> Result<Outcome, Clash> {
     let start = Instant::now();
     let sequential = SearchConfig {
@@ -44,6 +64,16 @@ pub fn count(
         || config.max_solutions.is_some()
     {
         return solver.search(forced, &sequential, &mut |_| Flow::Continue);
+    }
+    if probe > 0 {
+        let probing = SearchConfig {
+            node_limit: Some(probe),
+            ..sequential.clone()
+        };
+        let out = solver.search(forced, &probing, &mut |_| Flow::Continue)?;
+        if out.end != End::Cut(Limit::Nodes) {
+            return Ok(out);
+        }
     }
     let parts = split(solver, forced, threads * PARTS_PER_THREAD)?;
     let next = AtomicUsize::new(0);

@@ -402,15 +402,7 @@ impl Cells {
                     if TRAIL && let Some((trail, stamp, now)) = &mut undo {
                         note(trail, stamp, *now, u, s);
                     }
-                    let s = s - 1;
-                    size[u as usize] = s;
-                    let last_at = base[u as usize] + (s & LIVE) as u32;
-                    let at = nd[q as usize].loc;
-                    let y = set[last_at as usize];
-                    set[last_at as usize] = q;
-                    set[at as usize] = y;
-                    nd[q as usize].loc = last_at;
-                    nd[y as usize].loc = at;
+                    let s = delete(nd, set, size, base, q, u);
                     count += 1;
                     if check && s <= 1 && u < n1 {
                         if s == 0 {
@@ -488,7 +480,14 @@ impl Cells {
             let u = self.item_of(x);
             if self.size[u as usize] < CURRENT {
                 self.record::<TRAIL>(u);
-                self.delete(x, u);
+                delete(
+                    &mut self.nd,
+                    &mut self.set,
+                    &mut self.size,
+                    &self.base,
+                    x,
+                    u,
+                );
                 self.size[u as usize] += CURRENT;
             }
         }
@@ -505,18 +504,6 @@ impl Cells {
                 *s += EARLIER - CURRENT;
             }
         }
-    }
-
-    /// Deletes node `x` from the set of its item `u` (size already recorded).
-    fn delete(&mut self, x: u32, u: u32) {
-        self.size[u as usize] -= 1;
-        let last_at = self.base[u as usize] + (self.size[u as usize] & LIVE) as u32;
-        let at = self.nd[x as usize].loc;
-        let y = self.set[last_at as usize];
-        self.set[last_at as usize] = x;
-        self.set[at as usize] = y;
-        self.nd[x as usize].loc = last_at;
-        self.nd[y as usize].loc = at;
     }
 
     /// A hash of what a search may change, blind to the order inside each set (which a
@@ -539,6 +526,24 @@ impl Cells {
             Undo::Trail { trail, .. } => trail.len().hash(h),
         }
     }
+}
+
+/// Deletes node `x` from the set of its item `u`, whose size the caller has recorded:
+/// swaps it just past the live part and shrinks the size. Returns the new (flagged)
+/// size. A free function on slices, so that the loop of [`Cells::hide`] keeps the
+/// arrays' addresses in registers (see there).
+#[inline(always)]
+fn delete(nd: &mut [Node], set: &mut [u32], size: &mut [i32], base: &[u32], x: u32, u: u32) -> i32 {
+    let s = size[u as usize] - 1;
+    size[u as usize] = s;
+    let last_at = base[u as usize] + (s & LIVE) as u32;
+    let at = nd[x as usize].loc;
+    let y = set[last_at as usize];
+    set[last_at as usize] = x;
+    set[at as usize] = y;
+    nd[x as usize].loc = last_at;
+    nd[y as usize].loc = at;
+    s
 }
 
 /// Records `i`'s size `s` on the trail unless the current save point has it.

@@ -181,6 +181,12 @@ impl Links {
         OptionId(self.nodes[x as usize].top.unsigned_abs())
     }
 
+    /// The caller's id of the first item of option `o`, if it has any.
+    pub fn first_item(&self, o: OptionId) -> Option<ItemId> {
+        let p = self.option_nodes(o).next()?;
+        Some(self.item_id[self.nodes[p as usize].top as usize - 1])
+    }
+
     /// The node range of an option.
     pub fn option_nodes(&self, o: OptionId) -> std::ops::Range<u32> {
         self.option_start[o.index()]..self.option_start[o.index() + 1] - 1

@@ -166,7 +166,7 @@ impl Mcc {
     /// Whether forced option `o` (number `k` in the list) clashes with those before it.
     fn check_forced(&self, forced: &[OptionId], k: usize, o: OptionId) -> Option<Clash> {
         let links = &self.dance.links;
-        if let Some(c) = super::forced_twice(links, forced, k) {
+        if let Some(c) = super::forced_twice(forced, k, links.first_item(o)) {
             return Some(c);
         }
         for p in links.option_nodes(o) {
@@ -185,14 +185,9 @@ impl Mcc {
                 None
             } else {
                 let (had, has) = (self.claim[i as usize], self.dance.color[p as usize]);
-                if had == 0 || has == 0 {
-                    Some(ClashKind::Shared)
-                } else if has > 0 && has != had {
-                    Some(ClashKind::Color)
-                } else {
-                    // Purified by the first claim (-1), or the same color.
-                    None
-                }
+                // -1: purified by the first claim, so of its color.
+                let has = if has < 0 { had } else { has };
+                super::color_clash(had.unsigned_abs(), has.unsigned_abs())
             };
             if let Some(kind) = kind {
                 return Some(Clash {

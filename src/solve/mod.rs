@@ -569,16 +569,31 @@ impl Exact {
 
 /// Whether `forced[k]` was forced before: every engine refuses that as a clash of the
 /// option with itself, on its first item, since it would be counted (and charged) twice.
-/// An option with no items cannot clash.
-pub(crate) fn forced_twice(links: &Links, forced: &[OptionId], k: usize) -> Option<Clash> {
+/// An option with no items (`first_item` is `None`) cannot clash.
+pub(crate) fn forced_twice(
+    forced: &[OptionId],
+    k: usize,
+    first_item: Option<ItemId>,
+) -> Option<Clash> {
     let o = forced[k];
-    let p = links.option_nodes(o).next()?;
-    forced[..k].contains(&o).then(|| Clash {
+    let item = first_item?;
+    forced[..k].contains(&o).then_some(Clash {
         first: o,
         second: o,
-        item: links.item_id[links.nodes[p as usize].top as usize - 1],
+        item,
         kind: ClashKind::Shared,
     })
+}
+
+/// How a forced option that gives a secondary item color `has` clashes with the earlier
+/// forced option that gave it `had` (0: no color, the item claimed outright): not at
+/// all when both give the same color.
+pub(crate) fn color_clash(had: u32, has: u32) -> Option<ClashKind> {
+    if had == 0 || has == 0 {
+        Some(ClashKind::Shared)
+    } else {
+        (had != has).then_some(ClashKind::Color)
+    }
 }
 
 /// The cheap checks done every 1024 nodes: the time limit and the interrupt flag.

@@ -333,7 +333,7 @@ impl Optimizer {
         let mut ignored = 0;
         'forced: for (k, &o) in forced.iter().enumerate() {
             // On an at-least-once item the item check below would let a repeat through.
-            if let Some(c) = super::forced_twice(&self.links, forced, k) {
+            if let Some(c) = super::forced_twice(forced, k, self.links.first_item(forced[k])) {
                 clash = Some(c);
                 break 'forced;
             }

@@ -16,7 +16,10 @@ use std::time::Instant;
 
 use super::{CURRENT, Cells, Mark};
 use crate::problem::OptionId;
-use crate::solve::{Clash, ClashKind, End, Flow, Limit, Outcome, SearchConfig, Stats, check_clock};
+use crate::solve::{
+    Clash, ClashKind, End, Flow, Limit, Outcome, SearchConfig, Stats, check_clock, color_clash,
+    forced_twice,
+};
 
 /// One level of the search: the next of its item's options to try, where they end,
 /// and the save point after covering the item. A level with a single option has no save
@@ -177,15 +180,12 @@ impl Engine {
         let cells = &self.cells;
         let o = forced[k];
         let mut nodes = cells.option_nodes(o);
-        if let Some(x) = nodes.clone().next()
-            && forced[..k].contains(&o)
-        {
-            return Some(Clash {
-                first: o,
-                second: o,
-                item: cells.item_id[cells.item_of(x) as usize],
-                kind: ClashKind::Shared,
-            });
+        let first_item = nodes
+            .clone()
+            .next()
+            .map(|x| cells.item_id[cells.item_of(x) as usize]);
+        if let Some(c) = forced_twice(forced, k, first_item) {
+            return Some(c);
         }
         nodes.find_map(|x| {
             let i = cells.item_of(x);
@@ -196,15 +196,8 @@ impl Engine {
             let kind = if i < cells.n1 {
                 ClashKind::Shared
             } else {
-                let had = self.claim[i as usize];
                 let has = cells.clr.get(x as usize).copied().unwrap_or(0);
-                if had == 0 || has == 0 {
-                    ClashKind::Shared
-                } else if had != has {
-                    ClashKind::Color
-                } else {
-                    return None;
-                }
+                color_clash(self.claim[i as usize], has)?
             };
             Some(Clash {
                 first: forced[by as usize],

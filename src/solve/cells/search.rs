@@ -62,6 +62,8 @@ impl Engine {
     }
 
     /// Searches with `forced` committed first; see [`crate::solve::Solver::search`].
+    /// The loop is compiled once for each kind of save point (`run::<true>` keeps a
+    /// trail of changed sizes, `run::<false>` copies them).
     pub fn search(
         &mut self,
         forced: &[OptionId],
@@ -70,28 +72,17 @@ impl Engine {
         on_solution: &mut dyn FnMut(&[OptionId]) -> Flow,
         start: Instant,
     ) -> Result<Outcome, Clash> {
+        solution.clear();
+        solution.extend_from_slice(forced);
         if self.cells.trails() {
-            self.search_with::<true>(forced, solution, config, on_solution, start)
+            self.at_node::<true, _>(forced, |e| {
+                e.run::<true>(solution, config, on_solution, start)
+            })
         } else {
-            self.search_with::<false>(forced, solution, config, on_solution, start)
+            self.at_node::<false, _>(forced, |e| {
+                e.run::<false>(solution, config, on_solution, start)
+            })
         }
-    }
-
-    /// [`Engine::search`] with save points of one kind (`TRAIL`: a trail of changed
-    /// sizes; else copies).
-    fn search_with<const TRAIL: bool>(
-        &mut self,
-        forced: &[OptionId],
-        solution: &mut Vec<OptionId>,
-        config: &SearchConfig,
-        on_solution: &mut dyn FnMut(&[OptionId]) -> Flow,
-        start: Instant,
-    ) -> Result<Outcome, Clash> {
-        self.at_node::<TRAIL, _>(forced, |e| {
-            solution.clear();
-            solution.extend_from_slice(forced);
-            e.run::<TRAIL>(solution, config, on_solution, start)
-        })
     }
 
     /// Commits the forced options, checking each against those before it, runs `then`
@@ -130,29 +121,26 @@ impl Engine {
     /// The children of the node reached by forcing `forced`: the options of the item
     /// the search would branch on there, each a disjoint part of the node's solutions,
     /// together all of them. `None` when `forced` is itself a solution (no primary item
-    /// left); an empty list when the node has no solution (a clash, or an item left
-    /// with no option); a clash among the forced options is an error, as in a search.
+    /// left); an empty list when the node has none (an item left with no option). A
+    /// clash among the forced options is an error, as in a search.
     pub fn branch(&mut self, forced: &[OptionId]) -> Result<Option<Vec<OptionId>>, Clash> {
         if self.cells.trails() {
-            self.branch_with::<true>(forced)
+            self.at_node::<true, _>(forced, Self::children)
         } else {
-            self.branch_with::<false>(forced)
+            self.at_node::<false, _>(forced, Self::children)
         }
     }
 
-    fn branch_with<const TRAIL: bool>(
-        &mut self,
-        forced: &[OptionId],
-    ) -> Result<Option<Vec<OptionId>>, Clash> {
-        self.at_node::<TRAIL, _>(forced, |e| {
-            e.choose().map(|best| {
-                let cells = &e.cells;
-                cells
-                    .live(best)
-                    .map(|r| cells.option_of(cells.set[r as usize]))
-                    .collect()
-            })
-        })
+    /// The options of the item the search would branch on now, or `None` at a solution.
+    fn children(&mut self) -> Option<Vec<OptionId>> {
+        let best = self.choose()?;
+        let cells = &self.cells;
+        Some(
+            cells
+                .live(best)
+                .map(|r| cells.option_of(cells.set[r as usize]))
+                .collect(),
+        )
     }
 
     /// Notes which items forced option `forced[k]` takes first, and their colors.

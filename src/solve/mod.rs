@@ -126,6 +126,19 @@ pub struct Outcome {
     pub end: End,
 }
 
+impl Outcome {
+    /// Adds the counters of `other`, a search of another part of the same tree, and
+    /// keeps its end if it did not exhaust its part.
+    pub(crate) fn absorb(&mut self, other: &Outcome) {
+        self.stats.nodes += other.stats.nodes;
+        self.stats.updates += other.stats.updates;
+        self.stats.solutions += other.stats.solutions;
+        if other.end != End::Exhausted {
+            self.end = other.end;
+        }
+    }
+}
+
 /// Two forced options that cannot both be in a solution because of `item`. `first` is
 /// the earlier of the two in the forced list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]

@@ -18,7 +18,6 @@
 //! search, so such counts run on one thread too.
 
 use std::collections::VecDeque;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -78,58 +77,56 @@ pub fn count_after_probe(
     let parts = split(solver, forced, threads * PARTS_PER_THREAD)?;
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let total = Mutex::new((Stats::default(), End::Exhausted));
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            let mut mine = solver.clone();
-            let (parts, next, stop, total) = (&parts, &next, &stop, &total);
-            let sequential = &sequential;
-            scope.spawn(move || {
-                let mut stats = Stats::default();
-                let mut end = End::Exhausted;
-                while !stop.load(Ordering::Relaxed) {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(part) = parts.get(k) else { break };
-                    // The time limit is the whole count's, not each part's.
-                    let mut cfg = sequential.clone();
-                    if let Some(t) = config.time_limit {
-                        match t.checked_sub(start.elapsed()) {
-                            Some(left) if left > Duration::ZERO => cfg.time_limit = Some(left),
-                            _ => {
-                                end = End::Cut(Limit::Time);
-                                stop.store(true, Ordering::Relaxed);
-                                break;
+    let counted: Vec<Result<Outcome, Clash>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                let mut mine = solver.clone();
+                let (parts, next, stop, sequential) = (&parts, &next, &stop, &sequential);
+                scope.spawn(move || {
+                    let mut total = Outcome {
+                        stats: Stats::default(),
+                        end: End::Exhausted,
+                    };
+                    while !stop.load(Ordering::Relaxed) {
+                        let Some(part) = parts.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                            break;
+                        };
+                        // The time limit is the whole count's, not each part's.
+                        let mut cfg = sequential.clone();
+                        if let Some(t) = config.time_limit {
+                            match t.checked_sub(start.elapsed()) {
+                                Some(left) if left > Duration::ZERO => cfg.time_limit = Some(left),
+                                _ => {
+                                    total.end = End::Cut(Limit::Time);
+                                    stop.store(true, Ordering::Relaxed);
+                                    break;
+                                }
                             }
                         }
+                        let out = mine.search(part, &cfg, &mut |_| Flow::Continue)?;
+                        total.absorb(&out);
+                        if total.end != End::Exhausted {
+                            stop.store(true, Ordering::Relaxed);
+                        }
                     }
-                    let out = mine
-                        .search(part, &cfg, &mut |_| Flow::Continue)
-                        .expect("the parts of a node without a clash have none");
-                    stats.nodes += out.stats.nodes;
-                    stats.updates += out.stats.updates;
-                    stats.solutions += out.stats.solutions;
-                    if let End::Cut(limit) = out.end {
-                        end = End::Cut(limit);
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                }
-                let mut t = total.lock().unwrap_or_else(|e| e.into_inner());
-                t.0.nodes += stats.nodes;
-                t.0.updates += stats.updates;
-                t.0.solutions += stats.solutions;
-                if let End::Cut(_) = end {
-                    t.1 = end;
-                }
-            });
-        }
+                    Ok(total)
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
     });
-    let (mut stats, mut end) = total.into_inner().unwrap_or_else(|e| e.into_inner());
-    // A part no thread took (after a limit) leaves the count a lower bound.
-    if next.load(Ordering::Relaxed) < parts.len() && end == End::Exhausted {
-        end = End::Cut(Limit::Interrupted);
+    let mut total = Outcome {
+        stats: Stats::default(),
+        end: End::Exhausted,
+    };
+    for out in counted {
+        total.absorb(&out?);
     }
-    stats.elapsed = start.elapsed();
-    Ok(Outcome { stats, end })
+    total.stats.elapsed = start.elapsed();
+    Ok(total)
 }
 
 /// The frontier under `forced`, expanded breadth first until it has at least `want`
@@ -143,19 +140,12 @@ pub fn split(
     let mut frontier: VecDeque<Vec<OptionId>> = VecDeque::from([forced.to_vec()]);
     // Solutions found while splitting: parts that cannot be split further.
     let mut leaves = Vec::new();
-    let mut first = true;
     while frontier.len() < want {
         let Some(node) = frontier.pop_front() else {
             break;
         };
-        let children = match solver.branch(&node) {
-            Ok(c) => c,
-            // Only the root can clash: every child is an option alive under its node.
-            Err(clash) if first => return Err(clash),
-            Err(_) => unreachable!("a child of a node clashes with it"),
-        };
-        first = false;
-        match children {
+        // Only the root can clash: every child is an option alive under its node.
+        match solver.branch(&node)? {
             None => leaves.push(node),
             Some(options) => {
                 for o in options {
@@ -164,9 +154,6 @@ pub fn split(
                     frontier.push_back(child);
                 }
             }
-        }
-        if frontier.is_empty() {
-            break;
         }
     }
     leaves.extend(frontier);

@@ -13,6 +13,7 @@
 
 use serde_json::json;
 
+use crate::cli::solve::{record_field, stats_line};
 use crate::cli::{EXIT_CUT_SHORT, EXIT_NO_SOLUTION, EXIT_SOLVED, Out, SearchArgs};
 use crate::diag::report::Report;
 use crate::lower::Instance;
@@ -78,12 +79,9 @@ pub(crate) fn solve_record(
             .min(usize::try_from(k).unwrap_or(usize::MAX)),
         None => out.solutions.len(),
     };
-    let record_extra = || -> Vec<(&'static str, serde_json::Value)> {
-        record.map(|k| ("record", json!(k))).into_iter().collect()
-    };
     if s.json {
         for sol in &out.solutions[..shown] {
-            let mut extra = record_extra();
+            let mut extra = record_field(record);
             extra.push(("objective", json!(out.value)));
             if let Some(g) = paint_grid(&inst.families, sol) {
                 extra.push(("grid", json!(g)));
@@ -97,7 +95,7 @@ pub(crate) fn solve_record(
             complete: !cut,
             seconds: out.stats.elapsed.as_secs_f64(),
         };
-        let mut extra = record_extra();
+        let mut extra = record_field(record);
         extra.push(("objective", json!(out.value)));
         extra.push(("optimal", json!(out.optimal && out.value.is_some())));
         o.line(&jsonl::summary(&summary, &extra));
@@ -135,9 +133,7 @@ pub(crate) fn solve_record(
         }
     }
     if s.stats {
-        let prefix = record.map_or(String::new(), |k| format!("record {k}: "));
-        let stats = super::output_stats(&out.stats, "branch and bound");
-        o.note(&format!("{prefix}{stats}"));
+        o.note(&stats_line(&out.stats, "branch and bound", record));
     }
     if let End::Cut(limit) = out.end {
         let found = match out.value {

@@ -78,7 +78,7 @@ pub fn solve(o: &mut Out<'_>, file: Option<&Path>, as_matrix: bool, s: &SearchAr
             return EXIT_BAD_INPUT;
         }
     };
-    finish(o, &outcome, s, as_matrix, solver.engine_name())
+    finish(o, &outcome, s, as_matrix, solver.engine_name(), None)
 }
 
 /// A DLX5 problem: the least total cost over all solutions (an option without a cost
@@ -152,25 +152,27 @@ fn print_solution(
 }
 
 /// Prints the end of a search (count, statistics, JSON summary, cut-short notice) and
-/// returns the exit code.
+/// returns the exit code. `record` is the data record's index, if there is one: it goes
+/// into the JSON summary and before the statistics.
 pub(crate) fn finish(
     o: &mut Out<'_>,
     outcome: &Outcome,
     s: &SearchArgs,
     as_matrix: bool,
     engine: &str,
+    record: Option<usize>,
 ) -> u8 {
     let st = &outcome.stats;
-    let complete = matches!(outcome.end, End::Exhausted | End::Stopped);
+    let complete = !matches!(outcome.end, End::Cut(_));
     if s.json {
         let summary = json::Summary {
             solutions: st.solutions,
             nodes: st.nodes,
             updates: st.updates,
-            complete: complete && !matches!(outcome.end, End::Cut(_)),
+            complete,
             seconds: st.elapsed.as_secs_f64(),
         };
-        o.line(&json::summary(&summary, &[]));
+        o.line(&json::summary(&summary, &record_field(record)));
     } else if s.count {
         o.line(&count_text(outcome));
     } else if st.solutions == 0 && complete {
@@ -183,12 +185,29 @@ pub(crate) fn finish(
         });
     }
     if s.stats {
-        o.note(&super::output_stats(st, engine));
+        o.note(&stats_line(st, engine, record));
     }
     if let End::Cut(limit) = &outcome.end {
         o.note(&cut_notice(*limit, st));
     }
     exit_code(outcome)
+}
+
+/// The `"record": K` field of a data record's JSON lines (none without data).
+pub(crate) fn record_field(record: Option<usize>) -> Vec<(&'static str, serde_json::Value)> {
+    record
+        .map(|k| ("record", serde_json::json!(k)))
+        .into_iter()
+        .collect()
+}
+
+/// The `--stats` line, prefixed with `record K: ` for a data record.
+pub(crate) fn stats_line(st: &crate::solve::Stats, engine: &str, record: Option<usize>) -> String {
+    let stats = super::output_stats(st, engine);
+    match record {
+        Some(k) => format!("record {k}: {stats}"),
+        None => stats,
+    }
 }
 
 /// The exit code of a search: cut short by a limit or Ctrl-C means the answer printed

@@ -290,7 +290,11 @@ fn record_layout(ty: &ParamType) -> String {
 }
 
 /// Reports two forced options that share an item.
-fn clash_report(src: &SourceFile, inst: &Instance, clash: &crate::solve::Clash) -> Report {
+pub(crate) fn clash_report(
+    src: &SourceFile,
+    inst: &Instance,
+    clash: &crate::solve::Clash,
+) -> Report {
     let p = &inst.families.problem;
     let a = p.option_label(clash.first);
     let b = p.option_label(clash.second);

@@ -1,4 +1,5 @@
-//! Golden tests of input that is not UTF-8 (E0901), for every kind of file dlxc reads.
+//! Golden tests of input that cannot be read: not UTF-8 (E0901), for every kind of file
+//! dlxc reads, or not there at all (E0902, a data file whose model is missing).
 //!
 //! Each file under `tests/ui/input/` is run by its extension: `.dlx` with `dlxc run`,
 //! `.dlx1` with `dlxc solve`, `.mat` with `dlxc solve --matrix`, and `.txt` as a data

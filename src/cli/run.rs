@@ -204,7 +204,7 @@ impl Instances {
                 ty,
             }),
             Err(e) => {
-                o.error(&format!("cannot read {}: {e}", path.display()));
+                crate::cli::cannot_read(o, &path.display().to_string(), &e);
                 None
             }
         }
@@ -254,10 +254,11 @@ impl Instances {
             Next::End => Got::End,
             Next::Interrupted => Got::Interrupted,
             Next::Failed(e) => {
-                o.error(&format!(
-                    "cannot read {name} after line {}: {e}",
-                    file.line()
-                ));
+                let what = match file.line() {
+                    0 => name.to_string(),
+                    n => format!("{name} after line {n}"),
+                };
+                crate::cli::cannot_read(o, &what, &e);
                 return Err(());
             }
         })

@@ -59,8 +59,7 @@ pub(crate) fn solve_record(
     record: Option<usize>,
     config: &SearchConfig,
 ) -> Result<Answer, Clash> {
-    let obj = engine.objective();
-    let (_, what, _) = value_name(obj);
+    let (word, what, adjective) = value_name(engine.objective());
     let problem = &inst.families.problem;
     let all = s.all || s.count || s.limit.is_some();
     let mut improve = |value: i64, chosen: &[OptionId]| {
@@ -71,7 +70,6 @@ pub(crate) fn solve_record(
     };
     let out = engine.solve(&inst.forced, all, config, &mut improve)?;
     let cut = matches!(out.end, End::Cut(_));
-    let (word, what, adjective) = value_name(obj);
     let shown = match s.limit {
         Some(k) => out
             .solutions

@@ -6,11 +6,11 @@
 mod cli;
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use cli::{dlxc, temp_file};
+use cli::{Run, dlxc, temp_file};
 
 /// Starts `dlxc` with piped standard streams.
 fn spawn(args: &[&str]) -> Child {
@@ -25,12 +25,13 @@ fn spawn(args: &[&str]) -> Child {
         .expect("dlxc starts")
 }
 
-/// Waits for `child` to end, killing it and failing after `limit`.
-fn wait_for(child: &mut Child, limit: Duration, what: &str) -> ExitStatus {
+/// Waits for `child` to end, killing it and failing after `limit`; returns its exit
+/// code and everything it wrote to stderr.
+fn ended(child: &mut Child, limit: Duration, what: &str) -> (Option<i32>, String) {
     let start = Instant::now();
-    loop {
+    let status = loop {
         if let Some(status) = child.try_wait().expect("wait works") {
-            return status;
+            break status;
         }
         if start.elapsed() > limit {
             let _ = child.kill();
@@ -38,7 +39,15 @@ fn wait_for(child: &mut Child, limit: Duration, what: &str) -> ExitStatus {
             panic!("{what}: still running after {limit:?}");
         }
         std::thread::sleep(Duration::from_millis(20));
-    }
+    };
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr is piped")
+        .read_to_string(&mut err)
+        .expect("stderr is text");
+    (status.code(), err)
 }
 
 /// Sends SIGINT (what Ctrl-C sends) to `child`.
@@ -49,18 +58,6 @@ fn interrupt(child: &Child) {
         .expect("kill runs")
         .success();
     assert!(ok, "kill -INT failed");
-}
-
-/// Everything `child` writes to stderr, once it has ended.
-fn stderr_of(child: &mut Child) -> String {
-    let mut s = String::new();
-    child
-        .stderr
-        .take()
-        .expect("stderr is piped")
-        .read_to_string(&mut s)
-        .expect("stderr is text");
-    s
 }
 
 /// The lines `child` writes to stdout, delivered by a thread so a test can wait for
@@ -86,6 +83,14 @@ fn next_line(lines: &mpsc::Receiver<String>, limit: Duration) -> String {
         .unwrap_or_else(|e| panic!("no line within {limit:?}: {e}"))
 }
 
+/// `dlxc run examples/queens.dlx -p n=N` with more flags.
+fn queens(n: u32, flags: &[&str]) -> Run {
+    let n = format!("n={n}");
+    let mut args = vec!["run", "examples/queens.dlx", "-p", &n];
+    args.extend_from_slice(flags);
+    dlxc(&args)
+}
+
 const PUZZLES: [&str; 3] = [
     ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...",
     ".................1.....2.3......3.2...4....5...6.1.....3......6.7..8...952.7.....",
@@ -108,15 +113,7 @@ fn time_limits_that_are_not_positive_numbers_are_usage_errors() {
 #[test]
 fn huge_time_limits_saturate_instead_of_panicking() {
     for huge in ["1e20", "1e300", "18446744073709551616"] {
-        let r = dlxc(&[
-            "run",
-            "examples/queens.dlx",
-            "-p",
-            "n=6",
-            "--count",
-            "--time-limit",
-            huge,
-        ]);
+        let r = queens(6, &["--count", "--time-limit", huge]);
         assert_eq!(
             (r.code, r.stdout.as_str()),
             (0, "4\n"),
@@ -128,15 +125,7 @@ fn huge_time_limits_saturate_instead_of_panicking() {
 
 #[test]
 fn a_count_cut_short_is_a_lower_bound_and_exits_3() {
-    let r = dlxc(&[
-        "run",
-        "examples/queens.dlx",
-        "-p",
-        "n=10",
-        "--count",
-        "--node-limit",
-        "1000",
-    ]);
+    let r = queens(10, &["--count", "--node-limit", "1000"]);
     assert_eq!(r.code, 3, "{}", r.stderr);
     let n: u64 = r
         .stdout
@@ -158,35 +147,18 @@ fn a_count_cut_short_is_a_lower_bound_and_exits_3() {
     ]);
     assert_eq!(r.code, 3, "{}", r.stderr);
     assert!(r.stdout.trim().ends_with('+'), "{}", r.stdout);
-    let r = dlxc(&[
-        "run",
-        "examples/queens.dlx",
-        "-p",
-        "n=10",
-        "--count",
-        "--json",
-        "--node-limit",
-        "1000",
-    ]);
+    let r = queens(10, &["--count", "--json", "--node-limit", "1000"]);
     assert_eq!(r.code, 3);
     let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
     assert_eq!(v["complete"], false);
     // A complete count is a plain number.
-    let r = dlxc(&["run", "examples/queens.dlx", "-p", "n=6", "--count"]);
+    let r = queens(6, &["--count"]);
     assert_eq!((r.code, r.stdout.as_str()), (0, "4\n"));
 }
 
 #[test]
 fn all_solutions_cut_short_exit_3_even_after_finding_some() {
-    let r = dlxc(&[
-        "run",
-        "examples/queens.dlx",
-        "-p",
-        "n=10",
-        "--all",
-        "--node-limit",
-        "2000",
-    ]);
+    let r = queens(10, &["--all", "--node-limit", "2000"]);
     assert_eq!(r.code, 3, "{}", r.stderr);
     assert!(!r.stdout.is_empty());
     assert!(
@@ -199,30 +171,14 @@ fn all_solutions_cut_short_exit_3_even_after_finding_some() {
 #[test]
 fn count_with_a_limit_answers_whether_there_are_at_least_n() {
     let count = |limit: &str| {
-        let r = dlxc(&[
-            "run",
-            "examples/queens.dlx",
-            "-p",
-            "n=6",
-            "--count",
-            "--limit",
-            limit,
-        ]);
+        let r = queens(6, &["--count", "--limit", limit]);
         (r.code, r.stdout.trim().to_string())
     };
     // n = 6 has 4 solutions.
     assert_eq!(count("2"), (0, "2+".to_string()));
     assert_eq!(count("4"), (0, "4+".to_string()));
     assert_eq!(count("5"), (0, "4".to_string()));
-    let r = dlxc(&[
-        "run",
-        "examples/queens.dlx",
-        "-p",
-        "n=3",
-        "--count",
-        "--limit",
-        "2",
-    ]);
+    let r = queens(3, &["--count", "--limit", "2"]);
     assert_eq!((r.code, r.stdout.trim()), (1, "0"));
     let r = dlxc(&["run", "examples/queens.dlx", "--count", "--limit", "0"]);
     assert_eq!(r.code, 2, "a limit of 0 is a usage error");
@@ -283,10 +239,9 @@ fn ctrl_c_during_compilation_says_so() {
     .unwrap();
     std::thread::sleep(Duration::from_millis(300));
     interrupt(&child);
-    let status = wait_for(&mut child, Duration::from_secs(20), "interrupted compile");
-    let err = stderr_of(&mut child);
+    let (status, err) = ended(&mut child, Duration::from_secs(20), "interrupted compile");
     let _ = std::fs::remove_file(&fifo);
-    assert_eq!(status.code(), Some(3), "{err}");
+    assert_eq!(status, Some(3), "{err}");
     assert!(
         err.contains("interrupted while compiling") && err.contains("nothing was solved"),
         "{err}"
@@ -300,9 +255,8 @@ fn ctrl_c_during_a_search_reports_what_it_found() {
     // Solutions coming out means the search is under way.
     next_line(&lines, Duration::from_secs(20));
     interrupt(&child);
-    let status = wait_for(&mut child, Duration::from_secs(20), "interrupted search");
-    let err = stderr_of(&mut child);
-    assert_eq!(status.code(), Some(3), "{err}");
+    let (status, err) = ended(&mut child, Duration::from_secs(20), "interrupted search");
+    assert_eq!(status, Some(3), "{err}");
     assert!(
         err.contains("search cut short (interrupted)") && err.contains("the answer is incomplete"),
         "{err}"
@@ -336,9 +290,8 @@ fn records_stream_through_a_pipe_one_answer_per_record() {
     drop(stdin);
     let rest: Vec<String> = (0..10).map(|_| next_line(&lines, limit)).collect();
     assert_eq!(rest[9], "");
-    let status = wait_for(&mut child, limit, "stream");
-    let err = stderr_of(&mut child);
-    assert_eq!(status.code(), Some(2), "a record failed: {err}");
+    let (status, err) = ended(&mut child, limit, "stream");
+    assert_eq!(status, Some(2), "a record failed: {err}");
     assert!(
         err.contains("<stdin>, line 5: record 3: expected a row of 9 characters or a line of 81"),
         "{err}"
@@ -358,9 +311,8 @@ fn ctrl_c_while_waiting_for_records_says_how_many_were_done() {
     }
     // dlxc now waits for the third record.
     interrupt(&child);
-    let status = wait_for(&mut child, limit, "interrupted stream");
-    let err = stderr_of(&mut child);
-    assert_eq!(status.code(), Some(3), "{err}");
+    let (status, err) = ended(&mut child, limit, "interrupted stream");
+    assert_eq!(status, Some(3), "{err}");
     assert!(
         err.contains("interrupted after 2 records of <stdin> (up to line 2)"),
         "{err}"
@@ -381,8 +333,7 @@ fn a_closed_output_pipe_stops_the_search_at_once() {
         .read_exact(&mut first)
         .unwrap();
     drop(child.stdout.take());
-    let status = wait_for(&mut child, Duration::from_secs(20), "closed pipe");
-    let err = stderr_of(&mut child);
-    assert_eq!(status.code(), Some(0), "{err}");
+    let (status, err) = ended(&mut child, Duration::from_secs(20), "closed pipe");
+    assert_eq!(status, Some(0), "{err}");
     assert_eq!(err, "", "a closed pipe is not an error");
 }

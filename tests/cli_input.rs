@@ -1,4 +1,5 @@
-//! Golden tests of input that is not UTF-8 (E0901), for every kind of file dlxc reads.
+//! Golden tests of input that cannot be read: not UTF-8 (E0901), for every kind of file
+//! dlxc reads, or not there at all (E0902, a data file whose model is missing).
 //!
 //! Each file under `tests/ui/input/` is run by its extension: `.dlx` with `dlxc run`,
 //! `.dlx1` with `dlxc solve`, `.mat` with `dlxc solve --matrix`, and `.txt` as a data
@@ -18,7 +19,7 @@ mod golden;
 fn run_input(path: &Path) -> Result<(), String> {
     let file = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
-    let mut args: Vec<String> = match path.extension().and_then(|e| e.to_str()) {
+    let args: Vec<String> = match path.extension().and_then(|e| e.to_str()) {
         Some("dlx") => vec!["run".into(), file],
         Some("dlx1") => vec!["solve".into(), file],
         Some("mat") => vec!["solve".into(), "--matrix".into(), file],
@@ -36,18 +37,8 @@ fn run_input(path: &Path) -> Result<(), String> {
         }
         _ => return Ok(()),
     };
-    if args.is_empty() {
-        return Ok(());
-    }
-    let args: Vec<&str> = args.iter_mut().map(|a| a.as_str()).collect();
-    let r = cli::dlxc(&args);
-    let mut actual = r.stderr;
-    if !r.stdout.is_empty() {
-        actual.push_str("--- stdout\n");
-        actual.push_str(&r.stdout);
-    }
-    actual.push_str(&format!("--- exit code {}\n", r.code));
-    golden::check(path, &actual).map_err(|e| e.to_string())
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    golden::check(path, &cli::dlxc(&args).transcript()).map_err(|e| e.to_string())
 }
 
 #[test]

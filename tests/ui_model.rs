@@ -55,14 +55,7 @@ fn data(path: &Path) -> datatest_stable::Result<()> {
     let data = path.display().to_string();
     let mut args = vec!["run", model, "--data", &data];
     args.extend(words);
-    let r = cli::dlxc(&args);
-    let mut actual = r.stderr;
-    if !r.stdout.is_empty() {
-        actual.push_str("--- stdout\n");
-        actual.push_str(&r.stdout);
-    }
-    actual.push_str(&format!("--- exit code {}\n", r.code));
-    golden::check(path, &actual)
+    golden::check(path, &cli::dlxc(&args).transcript())
 }
 
 datatest_stable::harness! {

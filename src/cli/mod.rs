@@ -170,7 +170,7 @@ pub(crate) fn read_source(o: &mut Out<'_>, path: Option<&Path>) -> Option<Source
     let bytes = match bytes {
         Ok(b) => b,
         Err(e) => {
-            o.error(&format!("cannot read {name}: {e}"));
+            cannot_read(o, &name, &e);
             return None;
         }
     };
@@ -181,6 +181,23 @@ pub(crate) fn read_source(o: &mut Out<'_>, path: Option<&Path>) -> Option<Source
             None
         }
     }
+}
+
+/// E0902: a file (or standard input) that cannot be read; `what` names it, with the
+/// line reached if it failed midway.
+pub(crate) fn cannot_read(o: &mut Out<'_>, what: &str, e: &io::Error) {
+    let help = match e.kind() {
+        io::ErrorKind::NotFound => {
+            "check the path: a relative path starts from the directory dlxc runs in"
+        }
+        io::ErrorKind::PermissionDenied => {
+            "check the file's permissions: dlxc must be able to read it"
+        }
+        _ => "check that the path names a readable file, or give `-` to read standard input",
+    };
+    let r =
+        crate::diag::report::Report::error("E0902", format!("cannot read {what}: {e}")).help(help);
+    report(o, &Diagnostics::from(Box::new(r) as crate::diag::Diag));
 }
 
 /// The help line of E0901.

@@ -13,6 +13,7 @@
 
 use serde_json::json;
 
+use crate::cli::solve::{record_field, stats_line};
 use crate::cli::{EXIT_CUT_SHORT, EXIT_NO_SOLUTION, EXIT_SOLVED, Out, SearchArgs};
 use crate::diag::report::Report;
 use crate::lower::Instance;
@@ -58,8 +59,7 @@ pub(crate) fn solve_record(
     record: Option<usize>,
     config: &SearchConfig,
 ) -> Result<Answer, Clash> {
-    let obj = engine.objective();
-    let (_, what, _) = value_name(obj);
+    let (word, what, adjective) = value_name(engine.objective());
     let problem = &inst.families.problem;
     let all = s.all || s.count || s.limit.is_some();
     let mut improve = |value: i64, chosen: &[OptionId]| {
@@ -70,7 +70,6 @@ pub(crate) fn solve_record(
     };
     let out = engine.solve(&inst.forced, all, config, &mut improve)?;
     let cut = matches!(out.end, End::Cut(_));
-    let (word, what, adjective) = value_name(obj);
     let shown = match s.limit {
         Some(k) => out
             .solutions
@@ -78,12 +77,9 @@ pub(crate) fn solve_record(
             .min(usize::try_from(k).unwrap_or(usize::MAX)),
         None => out.solutions.len(),
     };
-    let record_extra = || -> Vec<(&'static str, serde_json::Value)> {
-        record.map(|k| ("record", json!(k))).into_iter().collect()
-    };
     if s.json {
         for sol in &out.solutions[..shown] {
-            let mut extra = record_extra();
+            let mut extra = record_field(record);
             extra.push(("objective", json!(out.value)));
             if let Some(g) = paint_grid(&inst.families, sol) {
                 extra.push(("grid", json!(g)));
@@ -97,7 +93,7 @@ pub(crate) fn solve_record(
             complete: !cut,
             seconds: out.stats.elapsed.as_secs_f64(),
         };
-        let mut extra = record_extra();
+        let mut extra = record_field(record);
         extra.push(("objective", json!(out.value)));
         extra.push(("optimal", json!(out.optimal && out.value.is_some())));
         o.line(&jsonl::summary(&summary, &extra));
@@ -135,9 +131,7 @@ pub(crate) fn solve_record(
         }
     }
     if s.stats {
-        let prefix = record.map_or(String::new(), |k| format!("record {k}: "));
-        let stats = super::output_stats(&out.stats, "branch and bound");
-        o.note(&format!("{prefix}{stats}"));
+        o.note(&stats_line(&out.stats, "branch and bound", record));
     }
     if let End::Cut(limit) = out.end {
         let found = match out.value {

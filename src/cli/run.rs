@@ -8,7 +8,7 @@ use serde_json::json;
 
 use crate::check::{Checked, check as check_model};
 use crate::cli::records::{DataFile, Next, RecordError};
-use crate::cli::solve::finish;
+use crate::cli::solve::{finish, record_field};
 use crate::cli::{
     EXIT_BAD_INPUT, EXIT_CUT_SHORT, EXIT_NO_SOLUTION, EXIT_SOLVED, Emit, ModelArgs, Out,
     SearchArgs, read_source, report, search_config,
@@ -21,7 +21,7 @@ use crate::lower::value::Value;
 use crate::lower::{Instance, Lowerer, RecordFailure, objective};
 use crate::problem::{OptionId, Origin};
 use crate::render::{json as jsonl, option_lines, paint_grid};
-use crate::solve::{End, Flow, Optimizer, Solver};
+use crate::solve::{End, Flow, Optimizer, SearchConfig, Solver};
 use crate::source::{SourceFile, Span};
 use crate::syntax::ast::{Decl, ExprKind, Model};
 use crate::syntax::{parse, parse_expr};
@@ -204,7 +204,7 @@ impl Instances {
                 ty,
             }),
             Err(e) => {
-                o.error(&format!("cannot read {}: {e}", path.display()));
+                crate::cli::cannot_read(o, &path.display().to_string(), &e);
                 None
             }
         }
@@ -254,10 +254,11 @@ impl Instances {
             Next::End => Got::End,
             Next::Interrupted => Got::Interrupted,
             Next::Failed(e) => {
-                o.error(&format!(
-                    "cannot read {name} after line {}: {e}",
-                    file.line()
-                ));
+                let what = match file.line() {
+                    0 => name.to_string(),
+                    n => format!("{name} after line {n}"),
+                };
+                crate::cli::cannot_read(o, &what, &e);
                 return Err(());
             }
         })
@@ -290,7 +291,11 @@ fn record_layout(ty: &ParamType) -> String {
 }
 
 /// Reports two forced options that share an item.
-fn clash_report(src: &SourceFile, inst: &Instance, clash: &crate::solve::Clash) -> Report {
+pub(crate) fn clash_report(
+    src: &SourceFile,
+    inst: &Instance,
+    clash: &crate::solve::Clash,
+) -> Report {
     let p = &inst.families.problem;
     let a = p.option_label(clash.first);
     let b = p.option_label(clash.second);
@@ -329,6 +334,7 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
         // From here the record loop and the search look at the interrupt flag.
         crate::cli::busy(None);
     }
+    let base = search_config(s);
     let started = Instant::now();
     let mut solver: Option<Solver> = None;
     let mut optimizer: Option<Optimizer> = None;
@@ -399,41 +405,40 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
                 continue;
             }
         };
-        let mut config = search_config(s);
-        if let Some(t) = config.time_limit {
-            config.time_limit = Some(t.saturating_sub(started.elapsed()));
-        }
+        // The time limit is for the whole run: each record gets what is left of it.
+        let config = SearchConfig {
+            time_limit: base.time_limit.map(|t| t.saturating_sub(started.elapsed())),
+            ..base.clone()
+        };
         let result = match goal {
             Some(obj) => {
-                if optimizer.is_none() || !lowerer.matrix_is_shared() {
-                    match Optimizer::new(&inst.families.problem, obj) {
-                        Ok(x) => optimizer = Some(x),
+                // A matrix shared by every record keeps its engine; otherwise each
+                // record builds its own.
+                let engine = match optimizer.take().filter(|_| lowerer.matrix_is_shared()) {
+                    Some(x) => optimizer.insert(x),
+                    None => match Optimizer::new(&inst.families.problem, obj) {
+                        Ok(x) => optimizer.insert(x),
                         Err(e) => {
                             let r = super::optimize::refusal_report(&f.src, &inst, &e);
                             report(o, &Diagnostics::from(Box::new(r) as crate::diag::Diag));
                             return EXIT_BAD_INPUT;
                         }
-                    }
-                }
-                let Some(engine) = optimizer.as_mut() else {
-                    return EXIT_BAD_INPUT;
+                    },
                 };
                 super::optimize::solve_record(o, engine, &inst, s, record, &config)
                     .map(|a| (a.code, a.cut))
             }
             None => {
-                if solver.is_none() || !lowerer.matrix_is_shared() {
-                    match Solver::with_engine(&inst.families.problem, s.engine) {
-                        Ok(sv) => solver = Some(sv),
+                let sv = match solver.take().filter(|_| lowerer.matrix_is_shared()) {
+                    Some(sv) => solver.insert(sv),
+                    None => match Solver::with_engine(&inst.families.problem, s.engine) {
+                        Ok(sv) => solver.insert(sv),
                         Err(e) => {
                             let r = super::optimize::unsupported_report(&f.src, &inst, &e);
                             report(o, &Diagnostics::from(Box::new(r) as crate::diag::Diag));
                             return EXIT_BAD_INPUT;
                         }
-                    }
-                }
-                let Some(sv) = solver.as_mut() else {
-                    return EXIT_BAD_INPUT;
+                    },
                 };
                 let engine = sv.engine_name();
                 let mut printed = 0u64;
@@ -453,18 +458,7 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
                     sv.search(&inst.forced, &config, &mut visit)
                 };
                 searched.map(|outcome| {
-                    let mut s_rec = s.clone();
-                    s_rec.stats = false;
-                    let code = if s.json || s.count {
-                        finish_record(o, &outcome, s, record)
-                    } else {
-                        finish(o, &outcome, &s_rec, false, engine)
-                    };
-                    if s.stats {
-                        let prefix = record.map_or(String::new(), |k| format!("record {k}: "));
-                        let stats = super::output_stats(&outcome.stats, engine);
-                        o.note(&format!("{prefix}{stats}"));
-                    }
+                    let code = finish(o, &outcome, s, false, engine, record);
                     (code, matches!(outcome.end, End::Cut(_)))
                 })
             }
@@ -557,36 +551,6 @@ fn no_solution_line(
     } else {
         o.line(s.none.as_deref().unwrap_or("No solution"));
     }
-}
-
-fn record_field(record: Option<usize>) -> Vec<(&'static str, serde_json::Value)> {
-    record.map(|k| ("record", json!(k))).into_iter().collect()
-}
-
-fn finish_record(
-    o: &mut Out<'_>,
-    outcome: &crate::solve::Outcome,
-    s: &SearchArgs,
-    record: Option<usize>,
-) -> u8 {
-    let st = &outcome.stats;
-    let cut = matches!(outcome.end, End::Cut(_));
-    if s.json {
-        let summary = jsonl::Summary {
-            solutions: st.solutions,
-            nodes: st.nodes,
-            updates: st.updates,
-            complete: !cut,
-            seconds: st.elapsed.as_secs_f64(),
-        };
-        o.line(&jsonl::summary(&summary, &record_field(record)));
-    } else {
-        o.line(&super::solve::count_text(outcome));
-    }
-    if let End::Cut(limit) = &outcome.end {
-        o.note(&super::solve::cut_notice(*limit, st));
-    }
-    super::solve::exit_code(outcome)
 }
 
 fn print_solution(

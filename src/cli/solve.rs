@@ -5,15 +5,20 @@
 //! cost` model, never searched as plain exact cover.
 
 use std::path::Path;
+use std::rc::Rc;
 
 use crate::cli::{
     EXIT_BAD_INPUT, EXIT_CUT_SHORT, EXIT_NO_SOLUTION, EXIT_SOLVED, Out, SearchArgs, read_source,
     report, search_config,
 };
+use crate::diag::{Diag, Diagnostics};
 use crate::format::{knuth, matrix};
+use crate::lower::Instance;
+use crate::lower::family::Families;
 use crate::problem::{OptionId, Problem};
 use crate::render::json;
-use crate::solve::{End, Flow, Outcome, Solver};
+use crate::solve::{Clash, End, Flow, Objective, Optimizer, Outcome, Solver};
+use crate::source::SourceFile;
 
 /// Runs `dlxc solve`.
 pub fn solve(o: &mut Out<'_>, file: Option<&Path>, as_matrix: bool, s: &SearchArgs) -> u8 {
@@ -34,25 +39,51 @@ pub fn solve(o: &mut Out<'_>, file: Option<&Path>, as_matrix: bool, s: &SearchAr
             return EXIT_BAD_INPUT;
         }
     };
-    if problem.has_costs() {
-        return least_cost(o, problem, &src, s);
-    }
-    let mut solver = match Solver::with_engine(&problem, s.engine) {
+    // The engines and the printing of `minimize cost` models take an instance; nothing
+    // is forced in a file of options.
+    let inst = Instance {
+        families: Rc::new(Families {
+            problem,
+            ..Families::default()
+        }),
+        forced: Vec::new(),
+    };
+    let searched = if inst.families.problem.has_costs() {
+        least_cost(o, &inst, &src, s)
+    } else {
+        exact_cover(o, &inst, &src, as_matrix, s)
+    };
+    // With nothing forced no two forced options can clash; should that ever change,
+    // the clash is reported as what it is rather than as an answer.
+    searched.unwrap_or_else(|clash| {
+        let r = super::run::clash_report(&src, &inst, &clash);
+        report(o, &Diagnostics::from(Box::new(r) as Diag));
+        EXIT_BAD_INPUT
+    })
+}
+
+/// Searches a plain problem for exact covers (with colors and multiplicities).
+fn exact_cover(
+    o: &mut Out<'_>,
+    inst: &Instance,
+    src: &SourceFile,
+    as_matrix: bool,
+    s: &SearchArgs,
+) -> Result<u8, Clash> {
+    let problem = &inst.families.problem;
+    let mut solver = match Solver::with_engine(problem, s.engine) {
         Ok(s) => s,
         Err(e) => {
-            let r = crate::diag::report::Report::error("E0503", e.to_string()).help(e.help());
-            report(
-                o,
-                &crate::diag::Diagnostics::from(Box::new(r) as crate::diag::Diag),
-            );
-            return EXIT_BAD_INPUT;
+            let r = super::optimize::unsupported_report(src, inst, &e);
+            report(o, &Diagnostics::from(Box::new(r) as Diag));
+            return Ok(EXIT_BAD_INPUT);
         }
     };
     let config = search_config(s);
     crate::cli::busy(None);
     let mut printed = 0u64;
     let mut visit = |chosen: &[OptionId]| {
-        print_solution(o, &problem, chosen, as_matrix, s.json, printed);
+        print_solution(o, problem, chosen, as_matrix, s.json, printed);
         printed += 1;
         // Nobody reads the rest: stop at once rather than search on.
         if o.broken_pipe() {
@@ -61,65 +92,40 @@ pub fn solve(o: &mut Out<'_>, file: Option<&Path>, as_matrix: bool, s: &SearchAr
             Flow::Continue
         }
     };
-    let searched = if s.count {
-        crate::solve::parallel::count(&mut solver, &[], &config, s.threads)
+    let outcome = if s.count {
+        crate::solve::parallel::count(&mut solver, &inst.forced, &config, s.threads)?
     } else {
-        solver.search(&[], &config, &mut visit)
+        solver.search(&inst.forced, &config, &mut visit)?
     };
-    let outcome = match searched {
-        Ok(outcome) => outcome,
-        Err(clash) => {
-            // No options are forced here, so a clash cannot happen; say so plainly if
-            // it ever does rather than print a wrong answer.
-            o.error(&format!(
-                "internal error: unexpected clash between options {:?}",
-                clash
-            ));
-            return EXIT_BAD_INPUT;
-        }
-    };
-    finish(o, &outcome, s, as_matrix, solver.engine_name())
+    Ok(finish(
+        o,
+        &outcome,
+        s,
+        as_matrix,
+        solver.engine_name(),
+        None,
+    ))
 }
 
 /// A DLX5 problem: the least total cost over all solutions (an option without a cost
 /// token costs 0), through the branch-and-bound engine of `minimize cost` models.
 fn least_cost(
     o: &mut Out<'_>,
-    problem: Problem,
-    src: &crate::source::SourceFile,
+    inst: &Instance,
+    src: &SourceFile,
     s: &SearchArgs,
-) -> u8 {
-    use crate::lower::Instance;
-    use crate::lower::family::Families;
-    use crate::solve::{Objective, Optimizer};
-    let inst = Instance {
-        families: std::rc::Rc::new(Families {
-            problem,
-            ..Families::default()
-        }),
-        forced: Vec::new(),
-    };
+) -> Result<u8, Clash> {
     let mut engine = match Optimizer::new(&inst.families.problem, Objective::MinimizeCost) {
         Ok(e) => e,
         Err(e) => {
-            let r = super::optimize::refusal_report(src, &inst, &e);
-            report(
-                o,
-                &crate::diag::Diagnostics::from(Box::new(r) as crate::diag::Diag),
-            );
-            return EXIT_BAD_INPUT;
+            let r = super::optimize::refusal_report(src, inst, &e);
+            report(o, &Diagnostics::from(Box::new(r) as Diag));
+            return Ok(EXIT_BAD_INPUT);
         }
     };
     let config = search_config(s);
     crate::cli::busy(None);
-    match super::optimize::solve_record(o, &mut engine, &inst, s, None, &config) {
-        Ok(answer) => answer.code,
-        Err(clash) => {
-            // Nothing is forced here, so no clash can happen.
-            o.error(&format!("internal error: unexpected clash {clash:?}"));
-            EXIT_BAD_INPUT
-        }
-    }
+    super::optimize::solve_record(o, &mut engine, inst, s, None, &config).map(|a| a.code)
 }
 
 fn print_solution(
@@ -152,25 +158,27 @@ fn print_solution(
 }
 
 /// Prints the end of a search (count, statistics, JSON summary, cut-short notice) and
-/// returns the exit code.
+/// returns the exit code. `record` is the data record's index, if there is one: it goes
+/// into the JSON summary and before the statistics.
 pub(crate) fn finish(
     o: &mut Out<'_>,
     outcome: &Outcome,
     s: &SearchArgs,
     as_matrix: bool,
     engine: &str,
+    record: Option<usize>,
 ) -> u8 {
     let st = &outcome.stats;
-    let complete = matches!(outcome.end, End::Exhausted | End::Stopped);
+    let complete = !matches!(outcome.end, End::Cut(_));
     if s.json {
         let summary = json::Summary {
             solutions: st.solutions,
             nodes: st.nodes,
             updates: st.updates,
-            complete: complete && !matches!(outcome.end, End::Cut(_)),
+            complete,
             seconds: st.elapsed.as_secs_f64(),
         };
-        o.line(&json::summary(&summary, &[]));
+        o.line(&json::summary(&summary, &record_field(record)));
     } else if s.count {
         o.line(&count_text(outcome));
     } else if st.solutions == 0 && complete {
@@ -183,12 +191,29 @@ pub(crate) fn finish(
         });
     }
     if s.stats {
-        o.note(&super::output_stats(st, engine));
+        o.note(&stats_line(st, engine, record));
     }
     if let End::Cut(limit) = &outcome.end {
         o.note(&cut_notice(*limit, st));
     }
     exit_code(outcome)
+}
+
+/// The `"record": K` field of a data record's JSON lines (none without data).
+pub(crate) fn record_field(record: Option<usize>) -> Vec<(&'static str, serde_json::Value)> {
+    record
+        .map(|k| ("record", serde_json::json!(k)))
+        .into_iter()
+        .collect()
+}
+
+/// The `--stats` line, prefixed with `record K: ` for a data record.
+pub(crate) fn stats_line(st: &crate::solve::Stats, engine: &str, record: Option<usize>) -> String {
+    let stats = super::output_stats(st, engine);
+    match record {
+        Some(k) => format!("record {k}: {stats}"),
+        None => stats,
+    }
 }
 
 /// The exit code of a search: cut short by a limit or Ctrl-C means the answer printed

@@ -250,7 +250,7 @@ impl Splitter {
             }
             return None;
         }
-        match self.ty.clone() {
+        match self.ty {
             ParamType::Grid(Some((r, c))) => {
                 if trimmed.is_empty() {
                     if let Some(rec) = &mut self.current {

@@ -15,6 +15,20 @@ pub struct Run {
     pub stderr: String,
 }
 
+impl Run {
+    /// What a golden file holds: stderr, then stdout (if any) after `--- stdout`, then
+    /// the exit code.
+    pub fn transcript(&self) -> String {
+        let mut t = self.stderr.clone();
+        if !self.stdout.is_empty() {
+            t.push_str("--- stdout\n");
+            t.push_str(&self.stdout);
+        }
+        t.push_str(&format!("--- exit code {}\n", self.code));
+        t
+    }
+}
+
 /// Runs the `dlxc` binary built for this test run, from the crate root, without colour.
 pub fn dlxc(args: &[&str]) -> Run {
     let out = Command::new(env!("CARGO_BIN_EXE_dlxc"))

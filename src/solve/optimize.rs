@@ -594,13 +594,17 @@ impl Optimizer {
     /// options (see [`Optimizer::free`]) that are not in it and share no secondary item
     /// with it or with each other: all of the same value. One cover can be reached that
     /// way from several covers the search reaches, so each is listed only the first
-    /// time. Returns how many were new.
+    /// time, and counted in `listed`. There can be exponentially many, so the time limit
+    /// and the interrupt flag are looked at every 1024 covers, as at search nodes.
     fn push_with_free(
         &self,
         mut sol: Vec<OptionId>,
         seen: &mut HashSet<Vec<OptionId>>,
         solutions: &mut Vec<Vec<OptionId>>,
-    ) -> u128 {
+        listed: &mut u128,
+        config: &SearchConfig,
+        start: Instant,
+    ) -> Result<(), Limit> {
         let links = &self.links;
         let secondary = |o: OptionId| -> Vec<u32> {
             links
@@ -624,35 +628,43 @@ impl Optimizer {
             .collect();
         // Every subset of `addable` whose options share no secondary item, by a walk
         // that leaves out or includes each option in turn.
+        type Record<'a> = dyn FnMut(&[OptionId]) -> Result<(), Limit> + 'a;
         fn walk(
             addable: &[(OptionId, Vec<u32>)],
             sol: &mut Vec<OptionId>,
             used: &mut [bool],
-            record: &mut dyn FnMut(&[OptionId]),
-        ) {
+            record: &mut Record<'_>,
+        ) -> Result<(), Limit> {
             let Some(((o, items), rest)) = addable.split_first() else {
-                record(sol);
-                return;
+                return record(sol);
             };
-            walk(rest, sol, used, record);
+            walk(rest, sol, used, record)?;
             if items.iter().all(|&t| !used[t as usize]) {
                 items.iter().for_each(|&t| used[t as usize] = true);
                 sol.push(*o);
-                walk(rest, sol, used, record);
+                let r = walk(rest, sol, used, record);
                 sol.pop();
                 items.iter().for_each(|&t| used[t as usize] = false);
+                r?;
             }
+            Ok(())
         }
-        let mut new = 0;
+        let mut reached: u64 = 0;
         walk(&addable, &mut sol, &mut used, &mut |s| {
+            reached += 1;
+            if reached & 1023 == 0
+                && let Some(limit) = check_clock(config, start)
+            {
+                return Err(limit);
+            }
             let mut key = s.to_vec();
             key.sort_unstable();
             if seen.insert(key) {
                 solutions.push(s.to_vec());
-                new += 1;
+                *listed += 1;
             }
-        });
-        new
+            Ok(())
+        })
     }
 
     /// The branch-and-bound loop, with the forced options covered.
@@ -714,7 +726,17 @@ impl Optimizer {
                             on_improve(sign * g, &sol);
                         }
                         if all && !self.free.is_empty() {
-                            stats.solutions += self.push_with_free(sol, &mut seen, &mut solutions);
+                            if let Err(limit) = self.push_with_free(
+                                sol,
+                                &mut seen,
+                                &mut solutions,
+                                &mut stats.solutions,
+                                config,
+                                start,
+                            ) {
+                                end = End::Cut(limit);
+                                break 'search;
+                            }
                         } else {
                             stats.solutions += 1;
                             solutions.push(sol);

@@ -37,13 +37,18 @@ use problems::*;
 const HARD_SUDOKU: &str =
     "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
 
-/// The engine named by `DLXC_ENGINE`.
+/// The engine named by `DLXC_ENGINE` (the automatic choice when it is unset).
+///
+/// # Panics
+///
+/// On any other name: a misspelt engine must not quietly measure the default one.
 fn engine() -> EngineChoice {
     match std::env::var("DLXC_ENGINE").as_deref() {
+        Err(_) => EngineChoice::Auto,
         Ok("links") => EngineChoice::Links,
         Ok("cells") => EngineChoice::Cells,
         Ok("trail") => EngineChoice::CellsTrail,
-        _ => EngineChoice::Auto,
+        Ok(other) => panic!("DLXC_ENGINE={other}: expected links, cells or trail"),
     }
 }
 

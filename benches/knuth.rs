@@ -30,10 +30,7 @@ fn main() {
         return;
     };
     let wanted = common::wanted();
-    let runs: usize = std::env::var("DLXC_BENCH_RUNS")
-        .ok()
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(3);
+    let runs = common::runs(3);
     println!(
         "{:<28} {:>10} {:>11} {:>13} {:>9} {:>11} {:>13} {:>9} {:>6}",
         "instance",

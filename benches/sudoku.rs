@@ -14,13 +14,11 @@ use std::time::Instant;
 use dlxc::cli::{Command, ModelArgs, SearchArgs, execute};
 use dlxc::diag::RenderStyle;
 
+mod common;
+
 fn main() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let mut files: Vec<PathBuf> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
-        .map(PathBuf::from)
-        .collect();
+    let mut files: Vec<PathBuf> = common::args().into_iter().map(PathBuf::from).collect();
     if files.is_empty() {
         let shared = root.join("../shared/data/sudoku9");
         files = [
@@ -32,11 +30,7 @@ fn main() {
         .map(|f| shared.join(f))
         .collect();
     }
-    let runs: usize = std::env::var("DLXC_BENCH_RUNS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(5)
-        .max(1);
+    let runs = common::runs(5);
     println!(
         "{:<34} {:>8} {:>5} {:>9} {:>10} {:>9} {:>10}",
         "file", "puzzles", "runs", "best", "puzzles/s", "median", "puzzles/s"

@@ -4,12 +4,14 @@
 
 mod common {
     pub mod cli;
+    pub mod ends;
     pub mod problems;
 }
 
 use std::collections::BTreeSet;
 
 use common::cli::{dlxc, temp_file};
+use common::ends::{Ends, every_end, forced_sets};
 use common::problems::*;
 use dlxc::problem::{Bounds, ItemKind, OptionId, Problem, ProblemBuilder};
 use dlxc::solve::{EngineChoice, Flow, SearchConfig, Solver};
@@ -289,80 +291,26 @@ fn knuth_format_round_trip() {
 /// leaves the structure as it found it, and the next full search is unchanged.
 #[test]
 fn every_kind_of_end_restores_the_structure() {
-    use dlxc::solve::End;
-    let (mut clashes, mut stops, mut cuts) = (0, 0, 0);
+    let mut ends = Ends::default();
     for seed in 0..400 {
         let p = random_problem(seed, true, true);
         let mut s = Solver::general(&p).unwrap();
         let pristine = s.structure_fingerprint();
-        let m = p.options.len() as u64;
-        let mut forced_sets = vec![vec![]];
-        if m > 0 {
-            let mut rng = Rng(seed + 3);
-            forced_sets.push(vec![OptionId(rng.below(m) as u32)]);
-            forced_sets.push(vec![
-                OptionId(rng.below(m) as u32),
-                OptionId(rng.below(m) as u32),
-            ]);
-        }
-        for forced in &forced_sets {
-            let at = |what: &str| format!("seed {seed}, forced {forced:?}, {what}");
-            let full = s.search(forced, &SearchConfig::default(), &mut |_| Flow::Continue);
-            assert_eq!(s.structure_fingerprint(), pristine, "{}", at("full"));
-            let Ok(full) = full else {
-                clashes += 1;
-                continue;
-            };
-            let found = solve(&mut s, forced).unwrap();
-            // Every node limit on small trees; on larger ones the first 40 and a spread.
-            let nodes = full.stats.nodes;
-            let limits = (0..nodes.min(40)).chain((40..nodes).step_by(nodes as usize / 20 + 1));
-            for limit in limits {
-                let cut = SearchConfig {
-                    node_limit: Some(limit),
-                    ..SearchConfig::default()
-                };
-                let out = s.search(forced, &cut, &mut |_| Flow::Continue).unwrap();
-                assert!(matches!(out.end, End::Cut(_)), "{}", at("cut"));
-                assert_eq!(s.structure_fingerprint(), pristine, "{}", at("cut"));
-                cuts += 1;
-            }
-            let solutions = full.stats.solutions;
-            let ks =
-                (1..=solutions.min(6)).chain((7..=solutions).step_by(solutions as usize / 10 + 1));
-            for k in ks {
-                for count_only in [false, true] {
-                    let cfg = SearchConfig {
-                        max_solutions: Some(k),
-                        count_only,
-                        ..SearchConfig::default()
-                    };
-                    let out = s.search(forced, &cfg, &mut |_| Flow::Continue).unwrap();
-                    assert_eq!((out.end, out.stats.solutions), (End::Stopped, k));
-                    assert_eq!(s.structure_fingerprint(), pristine, "{}", at("max"));
-                }
-                let mut seen = 0;
-                let out = s
-                    .search(forced, &SearchConfig::default(), &mut |_| {
-                        seen += 1;
-                        if seen == k {
-                            Flow::Stop
-                        } else {
-                            Flow::Continue
-                        }
-                    })
-                    .unwrap();
-                assert_eq!(out.end, End::Stopped);
-                assert_eq!(s.structure_fingerprint(), pristine, "{}", at("stop"));
-                stops += 1;
-            }
-            assert_eq!(solve(&mut s, forced).unwrap(), found, "{}", at("again"));
+        for forced in &forced_sets(&mut Rng(seed + 3), p.options.len() as u64) {
+            every_end(
+                &mut s,
+                forced,
+                pristine,
+                false,
+                &format!("seed {seed}"),
+                &mut ends,
+            );
         }
     }
     // Each kind of end happened many times.
     assert!(
-        clashes > 100 && stops > 500 && cuts > 5000,
-        "{clashes} {stops} {cuts}"
+        ends.clashes > 100 && ends.stops > 500 && ends.cuts > 5000,
+        "{ends:?}"
     );
 }
 

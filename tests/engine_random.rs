@@ -9,10 +9,14 @@
 use std::collections::BTreeSet;
 
 use dlxc::problem::{OptionId, Problem, ProblemBuilder};
-use dlxc::solve::{End, EngineChoice, Flow, SearchConfig, Solver};
+use dlxc::solve::{EngineChoice, Flow, SearchConfig, Solver};
 
+mod common {
+    pub mod ends;
+}
 #[path = "common/rng.rs"]
 mod rng;
+use common::ends::{Ends, every_end, forced_sets};
 use rng::Rng;
 
 /// Up to 12 items (some secondary, in any position), up to 20 options of 1..=4 items.
@@ -170,123 +174,24 @@ fn check_against_brute_force(p: &Problem, seed: u64, engine: &str, solver: &mut 
 /// search after all that finds what the first one found.
 #[test]
 fn every_kind_of_end_restores_the_structure() {
-    let (mut clashes, mut stops, mut cuts) = (0, 0, 0);
+    let mut ends = Ends::default();
     for seed in 0..600u64 {
         let p = random_problem(seed);
-        let m = p.options.len() as u64;
-        let mut forced_sets = vec![vec![]];
-        if m > 0 {
-            let mut rng = Rng(seed + 7);
-            forced_sets.push(vec![OptionId(rng.below(m) as u32)]);
-            forced_sets.push(vec![
-                OptionId(rng.below(m) as u32),
-                OptionId(rng.below(m) as u32),
-            ]);
-        }
+        let forced_sets = forced_sets(&mut Rng(seed + 7), p.options.len() as u64);
         for (engine, s) in &mut solvers(&p) {
             let pristine = s.structure_fingerprint();
-            let at = |what: &str, forced: &[OptionId]| {
-                format!("{engine}, seed {seed}, forced {forced:?}, {what}: the structure changed")
-            };
+            // Without its pristine copy the cells engine leaves its sets permuted, as
+            // it does for large problems.
+            let reorders = *engine == "cells undoing";
             for forced in &forced_sets {
-                let mut first = Vec::new();
-                let full = s.search(forced, &SearchConfig::default(), &mut |x| {
-                    first.push(x.to_vec());
-                    Flow::Continue
-                });
-                assert_eq!(
-                    s.structure_fingerprint(),
-                    pristine,
-                    "{}",
-                    at("full", forced)
-                );
-                let Ok(full) = full else {
-                    clashes += 1;
-                    continue;
-                };
-                assert_eq!(full.end, End::Exhausted);
-                let solutions = full.stats.solutions;
-                let ks = (1..=solutions.min(6))
-                    .chain((7..=solutions).step_by(solutions as usize / 10 + 1));
-                for k in ks {
-                    let mut seen = 0;
-                    let out = s
-                        .search(forced, &SearchConfig::default(), &mut |_| {
-                            seen += 1;
-                            if seen == k {
-                                Flow::Stop
-                            } else {
-                                Flow::Continue
-                            }
-                        })
-                        .unwrap();
-                    assert_eq!(out.end, End::Stopped);
-                    assert_eq!(
-                        s.structure_fingerprint(),
-                        pristine,
-                        "{}",
-                        at("stop", forced)
-                    );
-                    for count_only in [false, true] {
-                        let cfg = SearchConfig {
-                            max_solutions: Some(k),
-                            count_only,
-                            ..SearchConfig::default()
-                        };
-                        let out = s.search(forced, &cfg, &mut |_| Flow::Continue).unwrap();
-                        assert_eq!((out.end, out.stats.solutions), (End::Stopped, k));
-                        assert_eq!(s.structure_fingerprint(), pristine, "{}", at("max", forced));
-                    }
-                    stops += 1;
-                }
-                // Every node limit on small trees; on larger ones the first 40 and a spread.
-                let nodes = full.stats.nodes;
-                let limits = (0..nodes.min(40)).chain((40..nodes).step_by(nodes as usize / 20 + 1));
-                for limit in limits {
-                    let cfg = SearchConfig {
-                        node_limit: Some(limit),
-                        ..SearchConfig::default()
-                    };
-                    let out = s.search(forced, &cfg, &mut |_| Flow::Continue).unwrap();
-                    // Without its pristine copy the cells engine may explore its sets in
-                    // another order than the first search did, in fewer nodes.
-                    let reorders = *engine == "cells undoing";
-                    assert!(
-                        matches!(out.end, End::Cut(_)) || reorders,
-                        "{}",
-                        at("cut", forced)
-                    );
-                    assert_eq!(
-                        s.structure_fingerprint(),
-                        pristine,
-                        "{} (node limit {limit})",
-                        at("cut", forced)
-                    );
-                    cuts += 1;
-                }
-                let mut again = Vec::new();
-                s.search(forced, &SearchConfig::default(), &mut |x| {
-                    again.push(x.to_vec());
-                    Flow::Continue
-                })
-                .unwrap();
-                if *engine == "cells undoing" {
-                    // Without its pristine copy the cells engine leaves its sets
-                    // permuted, as it does for large problems: the same solutions, in
-                    // an order that may differ.
-                    for x in again.iter_mut().chain(first.iter_mut()) {
-                        x.sort();
-                    }
-                    again.sort();
-                    first.sort();
-                }
-                assert_eq!(again, first, "{}", at("the search after", forced));
+                let at = format!("{engine}, seed {seed}");
+                every_end(s, forced, pristine, reorders, &at, &mut ends);
             }
         }
     }
     // Each kind of end happened many times.
     assert!(
-        clashes > 300 && stops > 1000 && cuts > 10_000,
-        "{clashes} {stops} {cuts}"
+        ends.clashes > 300 && ends.stops > 1000 && ends.cuts > 10_000,
+        "{ends:?}"
     );
 }

@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 
 use dlxc::problem::{Bounds, OptionId, Problem, ProblemBuilder};
-use dlxc::solve::{End, Objective, Optimizer, SearchConfig};
+use dlxc::solve::{End, Objective, Optimizer, Optimum, SearchConfig};
 
 #[path = "common/rng.rs"]
 mod rng;
@@ -51,11 +51,14 @@ fn random_problem(seed: u64, repeat: bool, lo: i64, hi: i64) -> Problem {
     b.build()
 }
 
+/// A cover found by [`brute_force`]: its options sorted, its count and its cost.
+type Cover = (Vec<u32>, i64, i64);
+
 /// Every valid subset containing `forced`, as (sorted option indices, size, cost). Valid:
 /// exactly-once items covered once, at-least-once items at least once, secondary items at
 /// most once, and every option that is not forced covers a primary item (the search
 /// chooses options only from the lists of primary items).
-fn brute_force(p: &Problem, forced: &[OptionId]) -> Vec<(Vec<u32>, i64, i64)> {
+fn brute_force(p: &Problem, forced: &[OptionId]) -> Vec<Cover> {
     let n = p.options.len();
     let forced_mask: u32 = forced.iter().map(|o| 1u32 << o.0).sum();
     let mut out = Vec::new();
@@ -114,7 +117,29 @@ fn sorted(sols: &[Vec<OptionId>]) -> BTreeSet<Vec<u32>> {
         .collect()
 }
 
-fn solve(p: &Problem, obj: Objective, forced: &[OptionId]) -> Option<dlxc::solve::Optimum> {
+/// Asserts that `out` has the best `value` of the covers `all` (the least, or the
+/// greatest when `sign` is -1) and lists every cover of that value, each once; returns
+/// those covers.
+fn assert_every_optimum(
+    out: &Optimum,
+    all: &[Cover],
+    value: fn(&Cover) -> i64,
+    sign: i64,
+    at: &str,
+) -> BTreeSet<Vec<u32>> {
+    let best = all.iter().map(|s| sign * value(s)).min().map(|b| sign * b);
+    assert_eq!(out.value, best, "{at}");
+    let want: BTreeSet<Vec<u32>> = all
+        .iter()
+        .filter(|s| Some(value(s)) == best)
+        .map(|s| s.0.clone())
+        .collect();
+    assert_eq!(sorted(&out.solutions), want, "{at}");
+    assert_eq!(out.solutions.len(), want.len(), "{at}: a duplicate");
+    want
+}
+
+fn solve(p: &Problem, obj: Objective, forced: &[OptionId]) -> Option<Optimum> {
     let mut opt = Optimizer::new(p, obj).unwrap();
     let before = opt.structure_fingerprint();
     let mut improving = Vec::new();
@@ -144,15 +169,7 @@ fn fewest_options_match_brute_force() {
         let Some(out) = solve(&p, Objective::MinimizeCount, &forced) else {
             continue;
         };
-        let best = all.iter().map(|s| s.1).min();
-        assert_eq!(out.value, best, "seed {seed}");
-        let want: BTreeSet<Vec<u32>> = all
-            .iter()
-            .filter(|s| Some(s.1) == best)
-            .map(|s| s.0.clone())
-            .collect();
-        assert_eq!(sorted(&out.solutions), want, "seed {seed}");
-        assert_eq!(out.solutions.len(), want.len(), "seed {seed}: a duplicate");
+        assert_every_optimum(&out, &all, |s| s.1, 1, &format!("seed {seed}"));
     }
 }
 
@@ -166,15 +183,7 @@ fn best_cost_on_exact_cover_matches_brute_force_with_any_signs() {
             let Some(out) = solve(&p, obj, &forced) else {
                 continue;
             };
-            let best = all.iter().map(|s| sign * s.2).min().map(|b| sign * b);
-            assert_eq!(out.value, best, "seed {seed} {obj:?}");
-            let want: BTreeSet<Vec<u32>> = all
-                .iter()
-                .filter(|s| Some(s.2) == best)
-                .map(|s| s.0.clone())
-                .collect();
-            assert_eq!(sorted(&out.solutions), want, "seed {seed} {obj:?}");
-            assert_eq!(out.solutions.len(), want.len(), "seed {seed}: a duplicate");
+            assert_every_optimum(&out, &all, |s| s.2, sign, &format!("seed {seed} {obj:?}"));
         }
     }
 }
@@ -197,23 +206,8 @@ fn every_optimal_repeated_cover_is_listed_once() {
             let Some(out) = solve(&p, obj, &forced) else {
                 continue;
             };
-            let best = all.iter().map(|s| sign * s.2).min().map(|b| sign * b);
-            assert_eq!(out.value, best, "seed {seed} {obj:?} {lo}..={hi}");
-            let want: BTreeSet<Vec<u32>> = all
-                .iter()
-                .filter(|s| Some(s.2) == best)
-                .map(|s| s.0.clone())
-                .collect();
-            assert_eq!(
-                sorted(&out.solutions),
-                want,
-                "seed {seed} {obj:?} {lo}..={hi}"
-            );
-            assert_eq!(
-                out.solutions.len(),
-                want.len(),
-                "seed {seed} {obj:?}: a duplicate"
-            );
+            let at = format!("seed {seed} {obj:?} {lo}..={hi}");
+            let want = assert_every_optimum(&out, &all, |s| s.2, sign, &at);
             several += usize::from(want.len() > 1);
             // An optimal cover with an option whose removal leaves a cover.
             redundant += usize::from(want.iter().any(|s| {
@@ -298,5 +292,43 @@ fn an_option_forced_twice_is_a_clash_not_a_double_count() {
         let r = opt.solve(&[o, o], false, &SearchConfig::default(), &mut |_, _| {});
         let clash = r.expect_err("forcing one option twice");
         assert_eq!((clash.first, clash.second), (o, o));
+    }
+}
+
+/// With `all`, each cover the search reaches is listed with every set of free options
+/// added: here 30 options of cost 0 on one at-least-once item, 2^30 - 1 optimal covers.
+/// The time limit and the interrupt flag stop that listing too, leaving the structure as
+/// it was and the value found not proven optimal.
+#[test]
+fn listing_every_optimum_stops_at_the_time_limit_and_the_interrupt() {
+    use dlxc::solve::Limit;
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    use std::time::{Duration, Instant};
+    let mut b = ProblemBuilder::new();
+    b.primary_bounded("a", Bounds { lo: 1, hi: None });
+    for k in 0..30 {
+        b.option_with(Some(format!("o{k}")), ["a"], Some(0));
+    }
+    let p = b.build();
+    let mut opt = Optimizer::new(&p, Objective::MinimizeCost).unwrap();
+    let pristine = opt.structure_fingerprint();
+    let timed = SearchConfig {
+        time_limit: Some(Duration::from_millis(200)),
+        ..SearchConfig::default()
+    };
+    let interrupted = SearchConfig {
+        interrupt: Some(Arc::new(AtomicBool::new(true))),
+        ..SearchConfig::default()
+    };
+    for (cfg, limit) in [(timed, Limit::Time), (interrupted, Limit::Interrupted)] {
+        let clock = Instant::now();
+        let out = opt.solve(&[], true, &cfg, &mut |_, _| {}).unwrap();
+        assert!(clock.elapsed() < Duration::from_secs(20), "{limit:?}");
+        assert_eq!((out.end, out.optimal), (End::Cut(limit), false));
+        assert_eq!(out.value, Some(0));
+        assert!(!out.solutions.is_empty());
+        assert_eq!(out.stats.solutions, out.solutions.len() as u128);
+        assert_eq!(opt.structure_fingerprint(), pristine, "{limit:?}");
     }
 }

@@ -14,6 +14,18 @@ type Cells = BTreeSet<(i32, i32)>;
 /// One symmetry of the square, as a map of coordinates.
 type Symmetry = fn((i32, i32)) -> (i32, i32);
 
+/// The 8 symmetries of the square, each written out as its own coordinate formula.
+const SYMMETRIES: [Symmetry; 8] = [
+    |(r, c)| (r, c),
+    |(r, c)| (c, -r),
+    |(r, c)| (-r, -c),
+    |(r, c)| (-c, r),
+    |(r, c)| (r, -c),
+    |(r, c)| (-r, c),
+    |(r, c)| (c, r),
+    |(r, c)| (-c, -r),
+];
+
 /// Cells of ASCII art rows: every character other than `.` is a cell.
 fn art(rows: &[&str]) -> Cells {
     let mut out = Cells::new();
@@ -33,21 +45,10 @@ fn normalized(cells: &Cells) -> Cells {
     cells.iter().map(|&(r, c)| (r - r0, c - c0)).collect()
 }
 
-/// Whether two sets of cells are congruent under the 8 symmetries of the square, each
-/// written out as its own coordinate formula.
+/// Whether two sets of cells are congruent under the 8 symmetries of the square.
 fn congruent(a: &Cells, b: &Cells) -> bool {
-    let transforms: [Symmetry; 8] = [
-        |(r, c)| (r, c),
-        |(r, c)| (c, -r),
-        |(r, c)| (-r, -c),
-        |(r, c)| (-c, r),
-        |(r, c)| (r, -c),
-        |(r, c)| (-r, c),
-        |(r, c)| (c, r),
-        |(r, c)| (-c, -r),
-    ];
     let target = normalized(b);
-    transforms
+    SYMMETRIES
         .iter()
         .any(|t| normalized(&a.iter().map(|&x| t(x)).collect()) == target)
 }
@@ -204,17 +205,7 @@ fn pearl_boards_in_the_shipped_data() {
 /// whose first cell in reading order lands on it.
 fn pearl_fillings(board: &[&str]) -> usize {
     fn orientations(piece: &Cells) -> Vec<Vec<(i32, i32)>> {
-        let transforms: [Symmetry; 8] = [
-            |(r, c)| (r, c),
-            |(r, c)| (c, -r),
-            |(r, c)| (-r, -c),
-            |(r, c)| (-c, r),
-            |(r, c)| (r, -c),
-            |(r, c)| (-r, c),
-            |(r, c)| (c, r),
-            |(r, c)| (-c, -r),
-        ];
-        let shapes: BTreeSet<Cells> = transforms
+        let shapes: BTreeSet<Cells> = SYMMETRIES
             .iter()
             .map(|t| normalized(&piece.iter().map(|&x| t(x)).collect()))
             .collect();

@@ -259,15 +259,18 @@ impl Optimizer {
                 repeat[k + 1] = !bounds.is_exactly_once();
             }
         }
-        let free = (0..problem.options.len())
-            .filter(|&k| {
+        let free = (0..problem.options.len() as u32)
+            .map(OptionId)
+            .filter(|o| {
                 let mut primary = links
-                    .option_nodes(OptionId(k as u32))
+                    .option_nodes(*o)
                     .map(|p| links.nodes[p as usize].top as u32)
-                    .filter(|&t| t <= links.n_primary);
-                cost[k] == 0 && primary.clone().count() > 0 && primary.all(|t| repeat[t as usize])
+                    .filter(|&t| t <= links.n_primary)
+                    .peekable();
+                cost[o.index()] == 0
+                    && primary.peek().is_some()
+                    && primary.all(|t| repeat[t as usize])
             })
-            .map(|k| OptionId(k as u32))
             .collect();
         Ok(Optimizer {
             free,
@@ -591,82 +594,77 @@ impl Optimizer {
     /// options (see [`Optimizer::free`]) that are not in it and share no secondary item
     /// with it or with each other: all of the same value. One cover can be reached that
     /// way from several covers the search reaches, so each is listed only the first
-    /// time. Returns how many were new.
+    /// time, and counted in `listed`. There can be exponentially many, so the time limit
+    /// and the interrupt flag are looked at every 1024 covers, as at search nodes.
     fn push_with_free(
         &self,
-        sol: Vec<OptionId>,
+        mut sol: Vec<OptionId>,
         seen: &mut HashSet<Vec<OptionId>>,
         solutions: &mut Vec<Vec<OptionId>>,
-    ) -> u128 {
+        listed: &mut u128,
+        config: &SearchConfig,
+        start: Instant,
+    ) -> Result<(), Limit> {
         let links = &self.links;
-        let n1 = links.n_primary;
-        let items = |o: OptionId| {
+        let secondary = |o: OptionId| -> Vec<u32> {
             links
                 .option_nodes(o)
                 .map(|p| links.nodes[p as usize].top as u32)
+                .filter(|&t| t > links.n_primary)
+                .collect()
         };
         let mut used = vec![false; links.n_items as usize + 1];
         for &o in &sol {
-            for t in items(o) {
+            for t in secondary(o) {
                 used[t as usize] = true;
             }
         }
-        let addable: Vec<OptionId> = self
+        let addable: Vec<(OptionId, Vec<u32>)> = self
             .free
             .iter()
-            .copied()
-            .filter(|o| !sol.contains(o) && items(*o).all(|t| t <= n1 || !used[t as usize]))
+            .filter(|o| !sol.contains(o))
+            .map(|&o| (o, secondary(o)))
+            .filter(|(_, items)| items.iter().all(|&t| !used[t as usize]))
             .collect();
-        let mut new = 0;
-        let mut record = |s: &[OptionId]| {
+        // Every subset of `addable` whose options share no secondary item, by a walk
+        // that leaves out or includes each option in turn.
+        type Record<'a> = dyn FnMut(&[OptionId]) -> Result<(), Limit> + 'a;
+        fn walk(
+            addable: &[(OptionId, Vec<u32>)],
+            sol: &mut Vec<OptionId>,
+            used: &mut [bool],
+            record: &mut Record<'_>,
+        ) -> Result<(), Limit> {
+            let Some(((o, items), rest)) = addable.split_first() else {
+                return record(sol);
+            };
+            walk(rest, sol, used, record)?;
+            if items.iter().all(|&t| !used[t as usize]) {
+                items.iter().for_each(|&t| used[t as usize] = true);
+                sol.push(*o);
+                let r = walk(rest, sol, used, record);
+                sol.pop();
+                items.iter().for_each(|&t| used[t as usize] = false);
+                r?;
+            }
+            Ok(())
+        }
+        let mut reached: u64 = 0;
+        walk(&addable, &mut sol, &mut used, &mut |s| {
+            reached += 1;
+            if reached & 1023 == 0
+                && let Some(limit) = check_clock(config, start)
+            {
+                return Err(limit);
+            }
             let mut key = s.to_vec();
             key.sort_unstable();
             if seen.insert(key) {
                 solutions.push(s.to_vec());
-                new += 1;
+                *listed += 1;
             }
-        };
-        // Every subset of `addable` whose options share no secondary item, by a walk
-        // that includes or leaves out each option in turn.
-        fn walk(
-            k: usize,
-            addable: &[OptionId],
-            sol: &mut Vec<OptionId>,
-            used: &mut [bool],
-            items: &dyn Fn(OptionId) -> Vec<u32>,
-            n1: u32,
-            record: &mut dyn FnMut(&[OptionId]),
-        ) {
-            let Some(&o) = addable.get(k) else {
-                record(sol);
-                return;
-            };
-            walk(k + 1, addable, sol, used, items, n1, record);
-            let secondary: Vec<u32> = items(o).into_iter().filter(|&t| t > n1).collect();
-            if secondary.iter().all(|&t| !used[t as usize]) {
-                for &t in &secondary {
-                    used[t as usize] = true;
-                }
-                sol.push(o);
-                walk(k + 1, addable, sol, used, items, n1, record);
-                sol.pop();
-                for &t in &secondary {
-                    used[t as usize] = false;
-                }
-            }
-        }
-        let mut sol = sol;
-        let items_vec = |o: OptionId| items(o).collect::<Vec<u32>>();
-        walk(
-            0,
-            &addable,
-            &mut sol,
-            &mut used,
-            &items_vec,
-            n1,
-            &mut record,
-        );
-        new
+            Ok(())
+        })
     }
 
     /// The branch-and-bound loop, with the forced options covered.
@@ -728,7 +726,17 @@ impl Optimizer {
                             on_improve(sign * g, &sol);
                         }
                         if all && !self.free.is_empty() {
-                            stats.solutions += self.push_with_free(sol, &mut seen, &mut solutions);
+                            if let Err(limit) = self.push_with_free(
+                                sol,
+                                &mut seen,
+                                &mut solutions,
+                                &mut stats.solutions,
+                                config,
+                                start,
+                            ) {
+                                end = End::Cut(limit);
+                                break 'search;
+                            }
                         } else {
                             stats.solutions += 1;
                             solutions.push(sol);

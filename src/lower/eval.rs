@@ -85,9 +85,12 @@ pub struct Env<'m> {
     param_types: HashMap<String, ParamType>,
     /// Largest collection a comprehension may build.
     pub size_limit: usize,
-    /// Bindings the loops of the current family have tried (kept or filtered out by a
-    /// `where`); the family's lowering resets it. See [`Env::step_limit`].
-    pub steps: usize,
+    /// Bindings tried (kept or filtered out by a `where`) since the outermost
+    /// [`Env::for_each`] began: by one family, force, assertion or comprehension with
+    /// everything it evaluates. See [`Env::step_limit`].
+    steps: usize,
+    /// [`Env::for_each`] calls under way; the outermost starts a new count of `steps`.
+    open_loops: usize,
 }
 
 impl<'m> Env<'m> {
@@ -112,6 +115,7 @@ impl<'m> Env<'m> {
             param_types: HashMap::new(),
             size_limit: 10_000_000,
             steps: 0,
+            open_loops: 0,
         }
     }
 
@@ -265,9 +269,14 @@ impl<'m> Env<'m> {
         clauses: &'m [Clause],
         body: &mut dyn FnMut(&mut Env<'m>) -> EvalResult<()>,
     ) -> EvalResult<()> {
+        if self.open_loops == 0 {
+            self.steps = 0;
+        }
+        self.open_loops += 1;
         let depth = self.depth();
         let r = self.clauses_from(clauses, 1, body);
         self.truncate(depth);
+        self.open_loops -= 1;
         r
     }
 

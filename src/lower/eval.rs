@@ -316,17 +316,8 @@ impl<'m> Env<'m> {
             Clause::For { pat, iter, .. } => {
                 let coll = self.eval(iter)?;
                 let depth = self.depth();
-                let len = match &coll {
-                    Value::Range(lo, hi) => {
-                        u128::try_from(i128::from(*hi) - i128::from(*lo)).unwrap_or(0)
-                    }
-                    Value::List(xs) => xs.len() as u128,
-                    Value::Tuple(xs) => xs.len() as u128,
-                    Value::Set(xs) => xs.len() as u128,
-                    Value::Map(m) => m.len() as u128,
-                    Value::Str(s) => s.len() as u128,
-                    _ => 0,
-                };
+                // Not a collection: 0 here, and refused below.
+                let len = coll.len().unwrap_or(0) as u128;
                 // Refuse before iterating: the product of the loop lengths is known here.
                 let planned = scale.saturating_mul(len.max(1));
                 let limit = self.step_limit();

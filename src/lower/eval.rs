@@ -425,17 +425,24 @@ impl<'m> Env<'m> {
     /// [`MAX_EVAL_DEPTH`].
     fn eval_compound(&mut self, e: &'m Expr) -> EvalResult<Value> {
         if self.eval_depth >= MAX_EVAL_DEPTH {
-            return Err(self.error(
-                "E0112",
-                "expressions, calls and definitions nest too deeply",
-                e.span,
-                format!("{MAX_EVAL_DEPTH} levels deep here"),
-            ));
+            return Err(self.too_deep(e.span));
         }
         self.eval_depth += 1;
         let r = self.eval_nested(e);
         self.eval_depth -= 1;
         r
+    }
+
+    /// The error past [`MAX_EVAL_DEPTH`], at `span`: the same for an expression and for a
+    /// definition computed on first use, as both count against one depth.
+    #[cold]
+    fn too_deep(&self, span: Span) -> EvalError {
+        self.error(
+            "E0112",
+            "expressions, calls and definitions nest too deeply",
+            span,
+            format!("{MAX_EVAL_DEPTH} levels deep here"),
+        )
     }
 
     fn eval_nested(&mut self, e: &'m Expr) -> EvalResult<Value> {
@@ -665,12 +672,7 @@ impl<'m> Env<'m> {
         let decl = &model.decls[i];
         // A top-level value sees no locals: hide the caller's while computing it.
         if self.eval_depth >= MAX_EVAL_DEPTH {
-            return Err(self.error(
-                "E0112",
-                "expressions, calls and definitions nest too deeply",
-                span,
-                format!("{MAX_EVAL_DEPTH} levels deep here"),
-            ));
+            return Err(self.too_deep(span));
         }
         let saved = std::mem::take(&mut self.locals);
         self.globals[i] = Slot::InProgress;

@@ -89,8 +89,7 @@ impl SourceCode for ClipSource {
         let column = if context_lines_before == 0 {
             // The header's column: count it in the real line.
             let at = self.unmap(span.offset());
-            let line_start = self.original[..at].rfind('\n').map_or(0, |i| i + 1);
-            at - line_start
+            at - start_of_line(&self.original, at)
         } else {
             c.column()
         };
@@ -123,13 +122,7 @@ pub fn clipped(d: &dyn Diagnostic) -> Option<Clipped<'_>> {
     points.sort_unstable();
     // Only the lines around the labels are drawn; the rest is kept as it is, so a file
     // of many long lines costs one copy, not a window per line.
-    let line_of = |p: usize| {
-        let start = original[..p].rfind('\n').map_or(0, |i| i + 1);
-        let end = original[p..]
-            .find('\n')
-            .map_or(original.len(), |i| p + i + 1);
-        (start, end)
-    };
+    let line_of = |p: usize| (start_of_line(&original, p), end_of_line(&original, p));
     let mut shown: Vec<(usize, usize)> = Vec::new();
     for &p in &points {
         let (start, end) = line_of(p);
@@ -159,7 +152,6 @@ pub fn clipped(d: &dyn Diagnostic) -> Option<Clipped<'_>> {
         }
         done = line_end;
         let line = &original[line_start..line_end];
-        let line_end = line_start + line.len();
         if line.len() <= MAX_LINE {
             pieces.push((line_start, line_end, text.len(), false));
             text.push_str(line);
@@ -237,6 +229,25 @@ pub fn clipped(d: &dyn Diagnostic) -> Option<Clipped<'_>> {
         source,
         labels,
     })
+}
+
+/// The start of the line holding byte `at`. Bytes, not `str` slicing: a label's
+/// offset need not fall on a character boundary.
+fn start_of_line(s: &str, at: usize) -> usize {
+    let at = at.min(s.len());
+    s.as_bytes()[..at]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1)
+}
+
+/// The end of the line holding byte `at`, past its newline.
+fn end_of_line(s: &str, at: usize) -> usize {
+    let at = at.min(s.len());
+    s.as_bytes()[at..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(s.len(), |i| at + i + 1)
 }
 
 fn floor_char(s: &str, mut i: usize) -> usize {
@@ -349,5 +360,12 @@ mod tests {
         let text = format!("{}zz\n", "é".repeat(40_000));
         let out = render(&report_at(&text, 80_000, 2), RenderStyle::GOLDEN);
         assert!(out.contains("zz") && out.contains("not defined"), "{out}");
+    }
+
+    #[test]
+    fn a_label_inside_a_character_of_a_long_line_does_not_panic() {
+        let text = format!("{}zz\n", "é".repeat(40_000));
+        let out = render(&report_at(&text, 40_001, 2), RenderStyle::GOLDEN);
+        assert!(out.contains("not defined"), "{out}");
     }
 }

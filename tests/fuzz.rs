@@ -3,20 +3,19 @@
 //!
 //! Targets: models (parse, check, lower: `dlxc compile`), Knuth's format and 0/1
 //! matrices (`dlxc solve`, with a small node limit) and data files (`dlxc check --data`
-//! on the shipped model each belongs to: every record read and lowered). The seeds are the shipped examples and the
-//! golden inputs under `tests/ui`. Each case takes one seed and applies a few
-//! mutations: byte flips, insertions and deletions, splices from another seed, tokens
-//! of the language, extreme numbers, and repetitions of a slice (up to hundreds of
-//! thousands of bytes, for the long-input cases: long lines, long chains, many
-//! declarations).
+//! on the shipped model each belongs to: every record read and lowered). The seeds are
+//! the shipped examples and the golden inputs under `tests/ui`. Each case takes one
+//! seed and applies a few mutations: byte flips, insertions and deletions, splices from
+//! another seed, tokens of the language, extreme numbers, and repetitions of a slice
+//! (up to hundreds of thousands of bytes, for the long-input cases: long lines, long
+//! chains, many declarations).
 //!
 //! A case is a finding when it panics, takes longer than [`SLOW`] (processor time of
 //! the thread, where Linux tells it; a data file gets a search's time limit more for
-//! each record), ends with an exit
-//! code other than 0 to 3, or ends with code 2 without a coded diagnostic. A stack
-//! overflow or an out-of-memory abort ends the whole process: the case that did it is
-//! the file `target/fuzz/case.<ext>` left behind, and the seed of the run is printed
-//! before each target starts.
+//! each record), ends with an exit code other than 0 to 3, or ends with code 2 without
+//! a coded diagnostic. A stack overflow or an out-of-memory abort ends the whole
+//! process: the case that did it is the file `target/fuzz/case-<target>.<ext>` left
+//! behind, and the seed of the run is printed before each target starts.
 //!
 //! `fuzz_smoke` runs a few seconds per target on every `cargo test`. A long campaign:
 //!
@@ -25,9 +24,9 @@
 //!     cargo test --release --test fuzz -- --ignored --nocapture fuzz_campaign
 //! ```
 //!
-//! (cases and seconds are per target; `DLXC_FUZZ_TARGETS=model,knuth` runs only those). Findings are copied to `target/fuzz/findings/`.
-//! Cases are made valid UTF-8 unless `DLXC_FUZZ_RAW=1`: the CLI refuses other bytes
-//! before any reader sees them.
+//! (cases and seconds are per target; `DLXC_FUZZ_TARGETS=model,knuth` runs only
+//! those). Findings are copied to `target/fuzz/findings/`. Cases are made valid UTF-8
+//! unless `DLXC_FUZZ_RAW=1`: the CLI refuses other bytes before any reader sees them.
 
 use std::io::Write as _;
 use std::panic::{AssertUnwindSafe, catch_unwind};

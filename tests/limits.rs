@@ -29,7 +29,12 @@ fn refused(args: &[&str], code: &str) -> String {
 }
 
 fn tail(s: &str) -> &str {
-    &s[s.len().saturating_sub(3000)..]
+    // The rendered diagnostics hold box-drawing characters: cut on a boundary.
+    let mut at = s.len().saturating_sub(3000);
+    while !s.is_char_boundary(at) {
+        at += 1;
+    }
+    &s[at..]
 }
 
 fn model(name: &str, text: &str) -> String {
@@ -147,6 +152,21 @@ fn families_too_large_are_refused_before_the_work() {
         ],
         "E0501",
     );
+}
+
+#[test]
+fn bindings_tried_are_counted_per_family_not_per_run() {
+    // Each record's force tries 400,000 bindings, under the limit of 1,000,000 that
+    // `--max-size 100000` sets; four records together pass it, and must not be refused.
+    let m = model(
+        "per-record.dlx",
+        "param ks: ints = [0]\nitem a[i] for i in 0..2\noption o[i] for i in 0..2 covers a[i]\nforce o[i] for i in 0..400000 where i == ks[0]\n",
+    );
+    let data = cli::temp_file("per-record.txt", "0\n\n1\n\n0\n\n1\n");
+    let data = data.display().to_string();
+    let r = cli::dlxc(&["run", &m, "--data", &data, "--max-size", "100000"]);
+    assert!(!r.stderr.contains("E0501"), "{}", tail(&r.stderr));
+    assert_eq!(r.code, 0, "{}", tail(&r.stderr));
 }
 
 #[test]

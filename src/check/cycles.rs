@@ -116,13 +116,13 @@ fn cycle_error(
     e
 }
 
-/// The shortest path `start -> ... -> start` inside one component.
+/// The shortest path `start -> ... -> start` inside one component (its members
+/// sorted). The search's parents are kept by position in the component, not in a
+/// table as long as the model: a model with thousands of small cycles made that
+/// quadratic.
 fn shortest_cycle(edges: &[Vec<(usize, Span)>], scc: &[usize], start: usize) -> Vec<usize> {
-    let mut parent: Vec<Option<usize>> = vec![None; edges.len()];
-    let mut member = vec![false; edges.len()];
-    for &v in scc {
-        member[v] = true;
-    }
+    let position = |v: usize| scc.binary_search(&v).ok();
+    let mut parent: Vec<Option<usize>> = vec![None; scc.len()];
     let mut queue = VecDeque::from([start]);
     let mut last = start;
     'search: while let Some(a) = queue.pop_front() {
@@ -131,8 +131,10 @@ fn shortest_cycle(edges: &[Vec<(usize, Span)>], scc: &[usize], start: usize) -> 
                 last = a;
                 break 'search;
             }
-            if member[b] && parent[b].is_none() {
-                parent[b] = Some(a);
+            if let Some(k) = position(b)
+                && parent[k].is_none()
+            {
+                parent[k] = Some(a);
                 queue.push_back(b);
             }
         }
@@ -141,7 +143,7 @@ fn shortest_cycle(edges: &[Vec<(usize, Span)>], scc: &[usize], start: usize) -> 
     let mut at = last;
     while at != start {
         path.push(at);
-        at = parent[at].unwrap_or(start);
+        at = position(at).and_then(|k| parent[k]).unwrap_or(start);
     }
     path.push(start);
     let n = path.len();
@@ -234,4 +236,40 @@ pub(super) fn value_order(kinds: &[DeclKind], refs: &[Vec<usize>]) -> Vec<usize>
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn graph(n: usize, arcs: &[(usize, usize)]) -> Vec<Vec<(usize, Span)>> {
+        let mut edges = vec![Vec::new(); n];
+        for &(a, b) in arcs {
+            edges[a].push((b, Span::default()));
+        }
+        edges
+    }
+
+    #[test]
+    fn interleaved_components_and_their_shortest_cycles() {
+        // {0, 2} and {1, 3, 4}, numbered across each other; 5 only leads in.
+        let edges = graph(
+            6,
+            &[(0, 2), (2, 0), (1, 4), (4, 3), (3, 1), (1, 3), (5, 1), (5, 0)],
+        );
+        let sccs = strongly_connected(&edges);
+        assert_eq!(sccs, vec![vec![0, 2], vec![1, 3, 4], vec![5]]);
+        assert_eq!(shortest_cycle(&edges, &sccs[0], 0), vec![0, 2, 0]);
+        assert_eq!(shortest_cycle(&edges, &sccs[1], 1), vec![1, 3, 1]);
+        let edges = graph(3, &[(0, 1), (1, 2), (2, 0)]);
+        assert_eq!(shortest_cycle(&edges, &[0, 1, 2], 0), vec![0, 1, 2, 0]);
+    }
+
+    #[test]
+    fn a_long_chain_is_walked_without_recursion() {
+        let n = 200_000;
+        let arcs: Vec<(usize, usize)> = (0..n - 1).map(|i| (i, i + 1)).collect();
+        let edges = graph(n, &arcs);
+        assert_eq!(strongly_connected(&edges).len(), n);
+    }
 }

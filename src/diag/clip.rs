@@ -37,9 +37,41 @@ struct ClipSource {
     name: Option<String>,
     text: String,
     original: String,
-    /// Pieces of the original in order: `(original start, original end, new start,
-    /// cut)`; a cut piece is [`CUT`] in the new text.
-    pieces: Vec<(usize, usize, usize, bool)>,
+    /// The pieces of the original, in order.
+    pieces: Vec<Piece>,
+}
+
+/// `original[from..to]`, at `at` in the clipped text: copied, or replaced by [`CUT`].
+struct Piece {
+    from: usize,
+    to: usize,
+    at: usize,
+    cut: bool,
+}
+
+/// The clipped text and its pieces as they are built.
+#[derive(Default)]
+struct Pieces {
+    text: String,
+    pieces: Vec<Piece>,
+}
+
+impl Pieces {
+    fn copy(&mut self, original: &str, from: usize, to: usize) {
+        self.add(from, to, false, &original[from..to]);
+    }
+
+    fn cut(&mut self, from: usize, to: usize) {
+        self.add(from, to, true, CUT);
+    }
+
+    fn add(&mut self, from: usize, to: usize, cut: bool, text: &str) {
+        if from < to {
+            let at = self.text.len();
+            self.pieces.push(Piece { from, to, at, cut });
+            self.text.push_str(text);
+        }
+    }
 }
 
 impl ClipSource {
@@ -48,16 +80,11 @@ impl ClipSource {
     fn map(&self, offset: usize, end: bool) -> usize {
         let i = self
             .pieces
-            .partition_point(|p| p.0 <= offset)
+            .partition_point(|p| p.from <= offset)
             .saturating_sub(1);
         match self.pieces.get(i) {
-            Some(&(os, _, ns, cut)) => {
-                if cut && offset > os {
-                    ns + if end { CUT.len() } else { 0 }
-                } else {
-                    ns + (offset - os).min(self.text.len() - ns)
-                }
-            }
+            Some(p) if p.cut && offset > p.from => p.at + if end { CUT.len() } else { 0 },
+            Some(p) => p.at + (offset - p.from).min(self.text.len() - p.at),
             None => offset.min(self.text.len()),
         }
     }
@@ -66,10 +93,10 @@ impl ClipSource {
     fn unmap(&self, offset: usize) -> usize {
         let i = self
             .pieces
-            .partition_point(|p| p.2 <= offset)
+            .partition_point(|p| p.at <= offset)
             .saturating_sub(1);
         match self.pieces.get(i) {
-            Some(&(os, oe, ns, _)) => (os + (offset - ns)).min(oe),
+            Some(p) => (p.from + (offset - p.at)).min(p.to),
             None => offset,
         }
     }
@@ -89,8 +116,7 @@ impl SourceCode for ClipSource {
         let column = if context_lines_before == 0 {
             // The header's column: count it in the real line.
             let at = self.unmap(span.offset());
-            let line_start = self.original[..at].rfind('\n').map_or(0, |i| i + 1);
-            at - line_start
+            at - start_of_line(&self.original, at)
         } else {
             c.column()
         };
@@ -123,13 +149,7 @@ pub fn clipped(d: &dyn Diagnostic) -> Option<Clipped<'_>> {
     points.sort_unstable();
     // Only the lines around the labels are drawn; the rest is kept as it is, so a file
     // of many long lines costs one copy, not a window per line.
-    let line_of = |p: usize| {
-        let start = original[..p].rfind('\n').map_or(0, |i| i + 1);
-        let end = original[p..]
-            .find('\n')
-            .map_or(original.len(), |i| p + i + 1);
-        (start, end)
-    };
+    let line_of = |p: usize| (start_of_line(&original, p), end_of_line(&original, p));
     let mut shown: Vec<(usize, usize)> = Vec::new();
     for &p in &points {
         let (start, end) = line_of(p);
@@ -146,77 +166,55 @@ pub fn clipped(d: &dyn Diagnostic) -> Option<Clipped<'_>> {
     if !shown.iter().any(|&(a, b)| b - a > MAX_LINE) {
         return None;
     }
-    let mut text = String::with_capacity(original.len());
-    let mut pieces = Vec::new();
+    let mut out = Pieces::default();
     let mut done = 0;
     for (line_start, line_end) in shown {
         if line_start < done {
             continue;
         }
-        if line_start > done {
-            pieces.push((done, line_start, text.len(), false));
-            text.push_str(&original[done..line_start]);
-        }
+        out.copy(&original, done, line_start);
         done = line_end;
         let line = &original[line_start..line_end];
-        let line_end = line_start + line.len();
         if line.len() <= MAX_LINE {
-            pieces.push((line_start, line_end, text.len(), false));
-            text.push_str(line);
+            out.copy(&original, line_start, line_end);
+            continue;
+        }
+        let lo = points.partition_point(|&p| p < line_start);
+        let hi = points.partition_point(|&p| p <= line_end);
+        let here = &points[lo..hi];
+        let windows: Vec<(usize, usize)> = if here.is_empty() {
+            vec![(line_start, line_start + 2 * MARGIN)]
         } else {
-            let lo = points.partition_point(|&p| p < line_start);
-            let hi = points.partition_point(|&p| p <= line_end);
-            let mut keep: Vec<(usize, usize)> = Vec::new();
-            let here = &points[lo..hi];
-            let windows: Vec<(usize, usize)> = if here.is_empty() {
-                vec![(line_start, line_start + 2 * MARGIN)]
-            } else {
-                here.iter()
-                    .map(|&p| (p.saturating_sub(MARGIN).max(line_start), p + MARGIN))
-                    .collect()
-            };
-            for (a, b) in windows {
-                let a = floor_char(&original, a.max(line_start));
-                let b = ceil_char(&original, b.min(line_end));
-                match keep.last_mut() {
-                    Some(last) if a <= last.1 => last.1 = last.1.max(b),
-                    _ => keep.push((a, b)),
-                }
-            }
-            let mut at = line_start;
-            for (a, b) in keep {
-                if a > at {
-                    pieces.push((at, a, text.len(), true));
-                    text.push_str(CUT);
-                }
-                pieces.push((a, b, text.len(), false));
-                text.push_str(&original[a..b]);
-                at = b;
-            }
-            if at < line_end {
-                // Keep the newline, so that line numbers do not move.
-                let newline = line.ends_with('\n');
-                let cut_end = if newline { line_end - 1 } else { line_end };
-                if at < cut_end {
-                    pieces.push((at, cut_end, text.len(), true));
-                    text.push_str(CUT);
-                }
-                if newline {
-                    pieces.push((line_end - 1, line_end, text.len(), false));
-                    text.push('\n');
-                }
+            here.iter()
+                .map(|&p| (p.saturating_sub(MARGIN), p + MARGIN))
+                .collect()
+        };
+        let mut keep: Vec<(usize, usize)> = Vec::new();
+        for (a, b) in windows {
+            let a = floor_char(&original, a.max(line_start));
+            let b = ceil_char(&original, b.min(line_end));
+            match keep.last_mut() {
+                Some(last) if a <= last.1 => last.1 = last.1.max(b),
+                _ => keep.push((a, b)),
             }
         }
+        let mut at = line_start;
+        for (a, b) in keep {
+            out.cut(at, a);
+            out.copy(&original, a, b);
+            at = b;
+        }
+        // Keep the newline, so that line numbers do not move.
+        let newline = line_end - usize::from(line.ends_with('\n'));
+        out.cut(at, newline);
+        out.copy(&original, at.max(newline), line_end);
     }
-    if done < original.len() {
-        pieces.push((done, original.len(), text.len(), false));
-        text.push_str(&original[done..]);
-    }
+    out.copy(&original, done, original.len());
     let source = ClipSource {
         name,
-        text,
+        text: out.text,
         original,
-        pieces,
+        pieces: out.pieces,
     };
     let labels = labels
         .iter()
@@ -237,6 +235,25 @@ pub fn clipped(d: &dyn Diagnostic) -> Option<Clipped<'_>> {
         source,
         labels,
     })
+}
+
+/// The start of the line holding byte `at`. Bytes, not `str` slicing: a label's
+/// offset need not fall on a character boundary.
+fn start_of_line(s: &str, at: usize) -> usize {
+    let at = at.min(s.len());
+    s.as_bytes()[..at]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1)
+}
+
+/// The end of the line holding byte `at`, past its newline.
+fn end_of_line(s: &str, at: usize) -> usize {
+    let at = at.min(s.len());
+    s.as_bytes()[at..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(s.len(), |i| at + i + 1)
 }
 
 fn floor_char(s: &str, mut i: usize) -> usize {
@@ -349,5 +366,12 @@ mod tests {
         let text = format!("{}zz\n", "é".repeat(40_000));
         let out = render(&report_at(&text, 80_000, 2), RenderStyle::GOLDEN);
         assert!(out.contains("zz") && out.contains("not defined"), "{out}");
+    }
+
+    #[test]
+    fn a_label_inside_a_character_of_a_long_line_does_not_panic() {
+        let text = format!("{}zz\n", "é".repeat(40_000));
+        let out = render(&report_at(&text, 40_001, 2), RenderStyle::GOLDEN);
+        assert!(out.contains("not defined"), "{out}");
     }
 }

@@ -85,9 +85,12 @@ pub struct Env<'m> {
     param_types: HashMap<String, ParamType>,
     /// Largest collection a comprehension may build.
     pub size_limit: usize,
-    /// Bindings the loops of the current family have tried (kept or filtered out by a
-    /// `where`); the family's lowering resets it. See [`Env::step_limit`].
-    pub steps: usize,
+    /// Bindings tried (kept or filtered out by a `where`) since the outermost
+    /// [`Env::for_each`] began: by one family, force, assertion or comprehension with
+    /// everything it evaluates. See [`Env::step_limit`].
+    steps: usize,
+    /// [`Env::for_each`] calls under way; the outermost starts a new count of `steps`.
+    open_loops: usize,
 }
 
 impl<'m> Env<'m> {
@@ -112,6 +115,7 @@ impl<'m> Env<'m> {
             param_types: HashMap::new(),
             size_limit: 10_000_000,
             steps: 0,
+            open_loops: 0,
         }
     }
 
@@ -265,9 +269,14 @@ impl<'m> Env<'m> {
         clauses: &'m [Clause],
         body: &mut dyn FnMut(&mut Env<'m>) -> EvalResult<()>,
     ) -> EvalResult<()> {
+        if self.open_loops == 0 {
+            self.steps = 0;
+        }
+        self.open_loops += 1;
         let depth = self.depth();
         let r = self.clauses_from(clauses, 1, body);
         self.truncate(depth);
+        self.open_loops -= 1;
         r
     }
 
@@ -307,17 +316,8 @@ impl<'m> Env<'m> {
             Clause::For { pat, iter, .. } => {
                 let coll = self.eval(iter)?;
                 let depth = self.depth();
-                let len = match &coll {
-                    Value::Range(lo, hi) => {
-                        u128::try_from(i128::from(*hi) - i128::from(*lo)).unwrap_or(0)
-                    }
-                    Value::List(xs) => xs.len() as u128,
-                    Value::Tuple(xs) => xs.len() as u128,
-                    Value::Set(xs) => xs.len() as u128,
-                    Value::Map(m) => m.len() as u128,
-                    Value::Str(s) => s.len() as u128,
-                    _ => 0,
-                };
+                // Not a collection: 0 here, and refused below.
+                let len = coll.len().unwrap_or(0) as u128;
                 // Refuse before iterating: the product of the loop lengths is known here.
                 let planned = scale.saturating_mul(len.max(1));
                 let limit = self.step_limit();
@@ -425,17 +425,24 @@ impl<'m> Env<'m> {
     /// [`MAX_EVAL_DEPTH`].
     fn eval_compound(&mut self, e: &'m Expr) -> EvalResult<Value> {
         if self.eval_depth >= MAX_EVAL_DEPTH {
-            return Err(self.error(
-                "E0112",
-                "expressions, calls and definitions nest too deeply",
-                e.span,
-                format!("{MAX_EVAL_DEPTH} levels deep here"),
-            ));
+            return Err(self.too_deep(e.span));
         }
         self.eval_depth += 1;
         let r = self.eval_nested(e);
         self.eval_depth -= 1;
         r
+    }
+
+    /// The error past [`MAX_EVAL_DEPTH`], at `span`: the same for an expression and for a
+    /// definition computed on first use, as both count against one depth.
+    #[cold]
+    fn too_deep(&self, span: Span) -> EvalError {
+        self.error(
+            "E0112",
+            "expressions, calls and definitions nest too deeply",
+            span,
+            format!("{MAX_EVAL_DEPTH} levels deep here"),
+        )
     }
 
     fn eval_nested(&mut self, e: &'m Expr) -> EvalResult<Value> {
@@ -665,12 +672,7 @@ impl<'m> Env<'m> {
         let decl = &model.decls[i];
         // A top-level value sees no locals: hide the caller's while computing it.
         if self.eval_depth >= MAX_EVAL_DEPTH {
-            return Err(self.error(
-                "E0112",
-                "expressions, calls and definitions nest too deeply",
-                span,
-                format!("{MAX_EVAL_DEPTH} levels deep here"),
-            ));
+            return Err(self.too_deep(span));
         }
         let saved = std::mem::take(&mut self.locals);
         self.globals[i] = Slot::InProgress;

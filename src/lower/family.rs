@@ -224,7 +224,6 @@ fn lower_items<'m>(
     let limit = env.size_limit;
     let mut made = 0usize;
     let mut index = Vec::with_capacity(item.index.len());
-    env.steps = 0;
     env.for_each(&item.clauses, &mut |env| {
         made += 1;
         if made > limit {
@@ -319,7 +318,6 @@ fn lower_options<'m>(
     let mut first_dropped: Option<String> = None;
     let mut entries: Vec<(Entry, Span)> = Vec::new();
     let (mut index, mut key) = (Vec::with_capacity(opt.index.len()), Vec::new());
-    env.steps = 0;
     env.for_each(&opt.clauses, &mut |env| {
         made += 1;
         if made > limit {

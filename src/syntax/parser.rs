@@ -114,26 +114,9 @@ enum Deep {
 /// chain of `k` operators builds a tree `k` deep. Strings and comments are skipped
 /// (roughly: a miscount there only changes which error is reported).
 fn nesting(text: &str) -> Option<Deep> {
-    const RESET: &[&str] = &[
-        "param",
-        "let",
-        "fn",
-        "item",
-        "option",
-        "force",
-        "canvas",
-        "assert",
-        "minimize",
-        "maximize",
-        "for",
-        "where",
-        "covers",
-        "cost",
-        "paint",
-        "secondary",
-        "colored",
-    ];
+    // The other reserved words begin a declaration or a clause, and start a new count.
     const LEVEL: &[&str] = &["if", "and", "or", "not", "in"];
+    const NEUTRAL: &[&str] = &["true", "false", "then", "else"];
     let bytes = text.as_bytes();
     // One frame per open bracket (the first is the top level): the levels counted in it.
     let mut frames: Vec<usize> = vec![0];
@@ -159,10 +142,7 @@ fn nesting(text: &str) -> Option<Deep> {
                 i += 1;
             }
             b',' => {
-                let keep = usize::from(frames.len() > 1);
-                let top = frames.last_mut().expect("the top level is never popped");
-                total -= *top - keep;
-                *top = keep;
+                restart(&mut frames, &mut total);
                 i += 1;
             }
             b'#' => {
@@ -201,11 +181,8 @@ fn nesting(text: &str) -> Option<Deep> {
                 let word = &text[start..i];
                 if LEVEL.contains(&word) {
                     add = 1;
-                } else if RESET.contains(&word) {
-                    let keep = usize::from(frames.len() > 1);
-                    let top = frames.last_mut().expect("the top level is never popped");
-                    total -= *top - keep;
-                    *top = keep;
+                } else if errors::RESERVED.contains(&word) && !NEUTRAL.contains(&word) {
+                    restart(&mut frames, &mut total);
                 }
             }
             _ => i += 1,
@@ -219,6 +196,16 @@ fn nesting(text: &str) -> Option<Deep> {
         }
     }
     None
+}
+
+/// A comma or a keyword starts a new count in the innermost frame: only its bracket
+/// stays counted (the top level has none).
+fn restart(frames: &mut [usize], total: &mut usize) {
+    let keep = usize::from(frames.len() > 1);
+    if let Some(top) = frames.last_mut() {
+        *total -= *top - keep;
+        *top = keep;
+    }
 }
 
 /// The span of a pair, without trailing whitespace.

@@ -255,7 +255,16 @@ mod tests {
         // {0, 2} and {1, 3, 4}, numbered across each other; 5 only leads in.
         let edges = graph(
             6,
-            &[(0, 2), (2, 0), (1, 4), (4, 3), (3, 1), (1, 3), (5, 1), (5, 0)],
+            &[
+                (0, 2),
+                (2, 0),
+                (1, 4),
+                (4, 3),
+                (3, 1),
+                (1, 3),
+                (5, 1),
+                (5, 0),
+            ],
         );
         let sccs = strongly_connected(&edges);
         assert_eq!(sccs, vec![vec![0, 2], vec![1, 3, 4], vec![5]]);

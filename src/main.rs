@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use dlxc::cli::{self, Command, Emit, ModelArgs, SearchArgs};
+use dlxc::cli::{self, Command, Emit, EstimateArgs, ModelArgs, ProgressMode, SearchArgs, Shard};
 use dlxc::solve::EngineChoice;
 
 /// Exact cover, declaratively: compile `.dlx` models and solve them with Dancing Links.
@@ -52,8 +52,35 @@ enum Sub {
         /// Read a 0/1 matrix: a line `n m`, then n rows of m numbers 0 or 1.
         #[arg(long)]
         matrix: bool,
+        /// Estimate the size of the search tree instead of searching (as `dlxc
+        /// estimate` does for a model).
+        #[arg(long)]
+        estimate: bool,
+        #[command(flatten)]
+        probes: ProbeFlags,
         #[command(flatten)]
         search: SearchFlags,
+    },
+    /// Estimate how large a model's search is: nodes, solutions and time, from Knuth's
+    /// random probes (a small search is counted instead).
+    Estimate {
+        #[command(flatten)]
+        model: ModelFlags,
+        #[command(flatten)]
+        probes: ProbeFlags,
+        /// The engine whose tree to estimate.
+        #[arg(long, value_enum, default_value_t = EngineFlag::Auto)]
+        engine: EngineFlag,
+    },
+    /// Add up the counts of the shards of one count: each FILE holds the `--json`
+    /// output of `--count --shard K/N`; every shard of the split must be there once.
+    Merge {
+        /// The shards' outputs.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print a JSON summary instead of the count.
+        #[arg(long)]
+        json: bool,
     },
     /// Explain a diagnostic code, with an example (`dlxc explain E0101`).
     Explain {
@@ -122,6 +149,59 @@ struct SearchFlags {
     /// and counts with --limit or --node-limit, run on one thread.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     threads: Option<u32>,
+    /// With --count: count only shard K of N, a fixed split of the search into N
+    /// disjoint parts, the same on every machine and thread count. `dlxc merge` adds
+    /// the shards' --json outputs.
+    #[arg(long, value_name = "K/N", requires = "count")]
+    shard: Option<Shard>,
+    /// With --count: write the count so far and what is left to FILE every
+    /// --checkpoint-every seconds and when the count stops (Ctrl-C, --time-limit).
+    #[arg(long, value_name = "FILE", requires = "count")]
+    checkpoint: Option<PathBuf>,
+    /// Seconds between checkpoints.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = positive_seconds)]
+    checkpoint_every: f64,
+    /// With --count: go on with the count saved in a checkpoint FILE (on any number of
+    /// threads); the end result is that of an uninterrupted count.
+    #[arg(long, value_name = "FILE", requires = "count")]
+    resume: Option<PathBuf>,
+    /// Show the progress line of a long count even when stderr is not a terminal
+    /// (then as a plain line every few seconds).
+    #[arg(long, conflicts_with = "quiet")]
+    progress: bool,
+    /// Never show the progress line (it shows on a terminal after about a second).
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Args, Debug)]
+struct ProbeFlags {
+    /// Random probes of the estimate (default: as many as fit in about 0.3 s).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    probes: Option<u64>,
+    /// The seed of the probes: the same seed gives the same estimate.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+}
+
+impl ProbeFlags {
+    fn args(&self, engine: EngineFlag) -> EstimateArgs {
+        EstimateArgs {
+            probes: self.probes.map(|n| n as usize),
+            seed: self.seed,
+            engine: engine.into(),
+        }
+    }
+}
+
+impl From<EngineFlag> for EngineChoice {
+    fn from(e: EngineFlag) -> EngineChoice {
+        match e {
+            EngineFlag::Auto => EngineChoice::Auto,
+            EngineFlag::Cells => EngineChoice::Cells,
+            EngineFlag::Links => EngineChoice::Links,
+        }
+    }
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -180,10 +260,20 @@ impl From<SearchFlags> for SearchArgs {
                 || std::thread::available_parallelism().map_or(1, |n| n.get()),
                 |n| n as usize,
             ),
-            engine: match s.engine {
-                EngineFlag::Auto => EngineChoice::Auto,
-                EngineFlag::Cells => EngineChoice::Cells,
-                EngineFlag::Links => EngineChoice::Links,
+            engine: s.engine.into(),
+            shard: s.shard,
+            checkpoint: s.checkpoint,
+            checkpoint_every: std::time::Duration::try_from_secs_f64(s.checkpoint_every)
+                .unwrap_or(std::time::Duration::MAX),
+            resume: s.resume,
+            progress: {
+                use std::io::IsTerminal;
+                let terminal = std::io::stderr().is_terminal();
+                match (s.quiet, s.progress, terminal) {
+                    (true, _, _) | (false, false, false) => ProgressMode::Off,
+                    (false, _, true) => ProgressMode::Bar,
+                    (false, true, false) => ProgressMode::Lines,
+                }
             },
         }
     }
@@ -214,12 +304,30 @@ fn main() -> ExitCode {
         Sub::Solve {
             file,
             matrix,
+            estimate: true,
+            probes,
             search,
+        } => Command::EstimateFile {
+            file,
+            matrix,
+            args: probes.args(search.engine),
+        },
+        Sub::Solve {
+            file,
+            matrix,
+            search,
+            ..
         } => Command::Solve {
             file,
             matrix,
             search: search.into(),
         },
+        Sub::Estimate {
+            model,
+            probes,
+            engine,
+        } => Command::Estimate(model.into(), probes.args(engine)),
+        Sub::Merge { files, json } => Command::Merge { files, json },
         Sub::Explain { code } => Command::Explain(code),
     };
     let style = cli::terminal_style();

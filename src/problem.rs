@@ -277,6 +277,45 @@ impl Problem {
         (order, n1)
     }
 
+    /// A hash of what the engine sees (items with their kinds and bounds, options with
+    /// their entries, colors and costs; not names of options or origins), the same on
+    /// every machine and in every version that keeps this function: shards and
+    /// checkpoints carry it so that parts of one problem are never counted against
+    /// another. FNV-1a over a canonical byte stream, 64 bits, as 16 hex digits.
+    pub fn fingerprint(&self, forced: &[OptionId]) -> String {
+        let mut h = Fnv::default();
+        h.word(self.items.len() as u64);
+        for item in &self.items {
+            h.bytes(item.name.as_bytes());
+            match item.kind {
+                ItemKind::Primary { bounds } => {
+                    h.word(1);
+                    h.word(u64::from(bounds.lo));
+                    h.word(bounds.hi.map_or(u64::MAX, u64::from));
+                }
+                ItemKind::Secondary => h.word(2),
+            }
+        }
+        h.word(self.colors.len() as u64);
+        for c in &self.colors {
+            h.bytes(c.as_bytes());
+        }
+        h.word(self.options.len() as u64);
+        for o in &self.options {
+            h.word(o.entries.len() as u64);
+            for e in &o.entries {
+                h.word(u64::from(e.item.0));
+                h.word(e.color.map_or(u64::MAX, |c| u64::from(c.0)));
+            }
+            h.word(o.cost.map_or(u64::MAX, |c| c as u64));
+        }
+        h.word(forced.len() as u64);
+        for f in forced {
+            h.word(u64::from(f.0));
+        }
+        format!("{:016x}", h.0)
+    }
+
     /// Number of primary items.
     pub fn primary_count(&self) -> usize {
         self.items.iter().filter(|i| i.kind.is_primary()).count()
@@ -484,6 +523,30 @@ impl ProblemBuilder {
             panic!("invalid problem: {e}");
         }
         self.problem
+    }
+}
+
+/// FNV-1a, 64 bits: a hash that is the same on every platform and release, unlike the
+/// standard library's.
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv {
+    fn byte(&mut self, b: u8) {
+        self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    fn word(&mut self, w: u64) {
+        w.to_le_bytes().into_iter().for_each(|b| self.byte(b));
+    }
+    /// A length first, so that ("ab", "c") and ("a", "bc") differ.
+    fn bytes(&mut self, s: &[u8]) {
+        self.word(s.len() as u64);
+        s.iter().for_each(|&b| self.byte(b));
     }
 }
 

@@ -1,6 +1,8 @@
 //! Counting on several threads: every thread count gives the sequential count, on random
-//! problems (plain and colored, with and without forced options) and on published
-//! counts; the parts of a split are disjoint and add up to the whole.
+//! problems (plain, colored, with multiplicities; with and without forced options) and
+//! on published counts, however often work moves; the parts of a split, and the shards
+//! of every split 1..=8, are disjoint and add up to the whole; the frontier handed back
+//! at a checkpoint or a cut, counted later, completes the count exactly.
 
 mod common {
     pub mod cli;
@@ -12,20 +14,29 @@ mod rng;
 use std::collections::BTreeSet;
 
 use common::problems::*;
-use dlxc::problem::{OptionId, Problem, ProblemBuilder};
-use dlxc::solve::{End, Flow, SearchConfig, Solver, parallel};
+use std::time::Duration;
+
+use dlxc::problem::{Bounds, OptionId, Problem, ProblemBuilder};
+use dlxc::solve::parallel::{Frontier, Progress, Watch};
+use dlxc::solve::{End, Flow, Limit, SearchConfig, Solver, parallel};
 use rng::Rng;
 
-/// Up to 10 items (some secondary, some of those colored), up to 40 options.
+/// Up to 10 items (some secondary, some of those colored), up to 40 options; every
+/// fourth seed gives some primary items a multiplicity interval.
 fn random_problem(seed: u64) -> Problem {
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let n = 2 + rng.below(9) as usize;
+    let bounded = seed % 4 == 3;
     let mut b = ProblemBuilder::new();
     let mut secondary = vec![false; n];
     for (i, sec) in secondary.iter_mut().enumerate() {
         *sec = rng.below(4) == 0;
         if *sec {
             b.secondary([format!("i{i}")]);
+        } else if bounded && rng.below(2) == 0 {
+            let lo = rng.below(3) as u32;
+            let hi = (rng.below(3) > 0).then(|| lo.max(1) + rng.below(2) as u32);
+            b.primary_bounded(format!("i{i}"), Bounds { lo, hi });
         } else {
             b.primary([format!("i{i}")]);
         }
@@ -76,11 +87,13 @@ fn every_thread_count_gives_the_sequential_count() {
             let mut solver = Solver::new(&p).unwrap();
             let pristine = solver.structure_fingerprint();
             for threads in 1..=8 {
-                let got = parallel::count_after_probe(
+                // Checks at every node, so that work moves even on tiny trees.
+                let got = parallel::count_tuned(
                     &mut solver,
                     &forced,
                     &SearchConfig::default(),
                     threads,
+                    0,
                     0,
                 )
                 .ok()
@@ -100,11 +113,158 @@ fn every_thread_count_gives_the_sequential_count() {
 }
 
 #[test]
+fn every_shard_split_adds_up_to_the_whole() {
+    let mut split_problems = 0;
+    for seed in 0..300u64 {
+        let p = random_problem(seed);
+        let want = sequential_count(&p, &[]);
+        let mut solver = Solver::new(&p).unwrap();
+        for n in 1..=8 {
+            let mut total = Some(0u128);
+            let mut nonempty = 0;
+            for k in 1..=n {
+                let Ok(parts) = parallel::shard(&mut solver, &[], k, n) else {
+                    total = None;
+                    break;
+                };
+                // Shard k of n is the same on a second solver of the same problem.
+                let mut again = Solver::new(&p).unwrap();
+                assert_eq!(parallel::shard(&mut again, &[], k, n).unwrap(), parts);
+                nonempty += usize::from(!parts.is_empty());
+                for part in &parts {
+                    let out = solver
+                        .search(&part.forced, &counting(), &mut |_| Flow::Continue)
+                        .unwrap();
+                    *total.as_mut().unwrap() += out.stats.solutions;
+                }
+            }
+            assert_eq!(total, want, "seed {seed}, {n} shards");
+            split_problems += usize::from(n == 8 && nonempty > 1);
+        }
+    }
+    assert!(split_problems > 100, "only {split_problems} problems split");
+}
+
+fn counting() -> SearchConfig {
+    SearchConfig {
+        count_only: true,
+        ..SearchConfig::default()
+    }
+}
+
+/// Checkpoints at every tick, and checks each: the count so far plus a sequential count
+/// of the frontier's parts is the whole count.
+struct CheckEvery {
+    problem: Problem,
+    want: u128,
+    checkpoints: usize,
+}
+
+impl Watch for CheckEvery {
+    fn tick(&mut self, _: &Progress) -> bool {
+        true
+    }
+    fn checkpoint(&mut self, f: &Frontier) {
+        self.checkpoints += 1;
+        let mut solver = Solver::new(&self.problem).unwrap();
+        let rest: u128 = f
+            .parts
+            .iter()
+            .map(|part| {
+                let out = solver
+                    .search(&part.forced, &counting(), &mut |_| Flow::Continue)
+                    .unwrap();
+                out.stats.solutions
+            })
+            .sum();
+        assert_eq!(f.counted.stats.solutions + rest, self.want);
+    }
+    fn every(&self) -> Duration {
+        Duration::from_millis(1)
+    }
+    fn check_mask(&self) -> u64 {
+        15
+    }
+}
+
+#[test]
+fn the_frontier_at_a_checkpoint_completes_the_count() {
+    let mut checkpoints = 0;
+    for (p, want) in [
+        (queens(11, QueensOrder::Plain), 2680u128),
+        (queens(10, QueensOrder::OrganPipe), 724),
+        (langford(8), 300),
+        (pentominoes(20, 3, false), 8),
+    ] {
+        for threads in [1, 2, 3] {
+            let solver = Solver::new(&p).unwrap();
+            let mut watch = CheckEvery {
+                problem: p.clone(),
+                want,
+                checkpoints: 0,
+            };
+            let whole = vec![dlxc::solve::share::Part {
+                forced: vec![],
+                weight: 1.0,
+            }];
+            let f =
+                parallel::count_parts(&solver, whole, &counting(), threads, &mut watch).unwrap();
+            assert_eq!(
+                (f.counted.stats.solutions, f.counted.end),
+                (want, End::Exhausted)
+            );
+            assert!(f.parts.is_empty());
+            checkpoints += watch.checkpoints;
+        }
+    }
+    assert!(checkpoints >= 10, "only {checkpoints} checkpoints were taken");
+}
+
+#[test]
+fn a_count_cut_short_hands_back_its_exact_frontier() {
+    let p = queens(10, QueensOrder::Plain);
+    let mut resumed_some = false;
+    for (threads, micros) in [(1, 200), (2, 300), (3, 1000), (2, 3000)] {
+        let solver = Solver::new(&p).unwrap();
+        let config = SearchConfig {
+            time_limit: Some(Duration::from_micros(micros)),
+            ..counting()
+        };
+        let whole = vec![dlxc::solve::share::Part {
+            forced: vec![],
+            weight: 1.0,
+        }];
+        let mut quiet = CheckEvery {
+            problem: p.clone(),
+            want: 724,
+            checkpoints: 0,
+        };
+        let f = parallel::count_parts(&solver, whole, &config, threads, &mut quiet).unwrap();
+        if f.counted.end == End::Cut(Limit::Time) {
+            // Resume the frontier on another number of threads: the total is exact.
+            let mut rest = CheckEvery {
+                problem: p.clone(),
+                want: 724 - f.counted.stats.solutions,
+                checkpoints: 0,
+            };
+            let g = parallel::count_parts(&solver, f.parts, &counting(), 4 - threads, &mut rest)
+                .unwrap();
+            assert_eq!(g.counted.end, End::Exhausted);
+            assert_eq!(f.counted.stats.solutions + g.counted.stats.solutions, 724);
+            resumed_some = true;
+        } else {
+            assert_eq!(f.counted.stats.solutions, 724);
+        }
+    }
+    assert!(resumed_some, "no count was cut short");
+}
+
+#[test]
 fn the_parts_of_a_split_are_disjoint_and_add_up() {
     for seed in 0..200u64 {
         let p = random_problem(seed);
         let mut solver = Solver::new(&p).unwrap();
-        let Ok(parts) = parallel::split(&mut solver, &[], 16) else {
+        let Some(parts) = split_lists(&mut solver) else {
             continue;
         };
         // Every solution of the whole is found in exactly one part.
@@ -124,8 +284,18 @@ fn the_parts_of_a_split_are_disjoint_and_add_up() {
         assert_eq!(Some(total), sequential_count(&p, &[]), "seed {seed}");
         // The split is the problem's, not the run's.
         let mut again = Solver::new(&p).unwrap();
-        assert_eq!(parallel::split(&mut again, &[], 16).unwrap(), parts);
+        assert_eq!(split_lists(&mut again).unwrap(), parts);
     }
+}
+
+/// The split's parts as lists of forced options; `None` when the problem cannot be split
+/// (multiplicities) or its forced options clash.
+fn split_lists(solver: &mut Solver) -> Option<Vec<Vec<OptionId>>> {
+    if !solver.can_branch() {
+        return None;
+    }
+    let parts = parallel::split(solver, &[], 16).ok()?;
+    Some(parts.into_iter().map(|p| p.forced).collect())
 }
 
 #[test]
@@ -138,12 +308,13 @@ fn published_counts_on_several_threads() {
     ] {
         // Split at once, after a probe cut short, and after the default probe.
         for (threads, probe) in [(2, 0), (3, 0), (8, 0), (2, 50), (3, parallel::PROBE_NODES)] {
-            let out = parallel::count_after_probe(
+            let out = parallel::count_tuned(
                 &mut Solver::new(&p).unwrap(),
                 &[],
                 &SearchConfig::default(),
                 threads,
                 probe,
+                63,
             )
             .unwrap();
             assert_eq!((out.stats.solutions, out.end), (want, End::Exhausted));

@@ -13,8 +13,13 @@
 //! | 2 | bad input or usage: diagnostics were printed (some record failed, others ran) |
 //! | 3 | cut short: a limit or Ctrl-C stopped a search, so the answer is incomplete |
 
+mod checkpoint;
+mod count;
+mod estimate;
+mod merge;
 mod optimize;
 mod output;
+mod progress;
 mod records;
 mod run;
 mod solve;
@@ -29,6 +34,7 @@ use crate::diag::{Diagnostics, RenderStyle, render_all};
 use crate::solve::SearchConfig;
 use crate::source::SourceFile;
 
+pub use count::Shard;
 pub use output::Out;
 
 /// Exit code: solved.
@@ -67,6 +73,28 @@ pub struct SearchArgs {
     pub engine: crate::solve::EngineChoice,
     /// Threads for `--count` (`--threads`; 0 or 1: one).
     pub threads: usize,
+    /// Count only this shard of the tree (`--shard K/N`).
+    pub shard: Option<Shard>,
+    /// Write the count's frontier and counts here (`--checkpoint FILE`).
+    pub checkpoint: Option<PathBuf>,
+    /// How often to write the checkpoint.
+    pub checkpoint_every: Duration,
+    /// Go on with the count saved in this checkpoint (`--resume FILE`).
+    pub resume: Option<PathBuf>,
+    /// How a long count shows its progress.
+    pub progress: ProgressMode,
+}
+
+/// How a long count shows how far it has got, on stderr.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ProgressMode {
+    /// Not at all (the default on a pipe or file, and with `--quiet`).
+    #[default]
+    Off,
+    /// A line redrawn in place (a terminal).
+    Bar,
+    /// A plain line every few seconds (`--progress` on a pipe or file).
+    Lines,
 }
 
 /// `dlxc run` / `check` / `compile`: what model, parameters and data.
@@ -111,6 +139,35 @@ pub enum Command {
     },
     /// Explain a diagnostic code.
     Explain(String),
+    /// Add up the JSON summaries of the shards of one count.
+    Merge {
+        /// The files, each holding one shard's `--json` output.
+        files: Vec<PathBuf>,
+        /// Print a JSON summary instead of the count.
+        json: bool,
+    },
+    /// Estimate the size of a model's search tree (Knuth's random probes).
+    Estimate(ModelArgs, EstimateArgs),
+    /// Estimate the size of a Knuth-format problem's search tree.
+    EstimateFile {
+        /// The file, or `None` for standard input.
+        file: Option<PathBuf>,
+        /// Read the 0/1 matrix format instead of Knuth's.
+        matrix: bool,
+        /// How many probes, and their seed.
+        args: EstimateArgs,
+    },
+}
+
+/// How `dlxc estimate` probes the tree.
+#[derive(Clone, Copy, Debug)]
+pub struct EstimateArgs {
+    /// Random root-to-leaf probes (`None`: as many as fit in about half a second).
+    pub probes: Option<usize>,
+    /// The random seed, so that an estimate can be repeated.
+    pub seed: u64,
+    /// Which engine's tree (only dancing cells can be probed).
+    pub engine: crate::solve::EngineChoice,
 }
 
 /// How diagnostics are drawn on this terminal.
@@ -139,6 +196,11 @@ pub fn execute(cmd: Command, out: &mut dyn Write, err: &mut dyn Write, style: Re
             matrix,
             search,
         } => solve::solve(&mut o, file.as_deref(), matrix, &search),
+        Command::Merge { files, json } => merge::merge(&mut o, &files, json),
+        Command::Estimate(m, e) => estimate::model(&mut o, &m, &e),
+        Command::EstimateFile { file, matrix, args } => {
+            estimate::file(&mut o, file.as_deref(), matrix, &args)
+        }
         Command::Explain(code) => match crate::diag::explain(&code) {
             Some(text) => {
                 o.line(text.trim_end());
@@ -296,6 +358,7 @@ pub(crate) fn search_config(s: &SearchArgs) -> SearchConfig {
         node_limit: s.node_limit,
         time_limit: s.time_limit.map(seconds),
         interrupt: Some(interrupt_flag()),
+        share: None,
     }
 }
 

@@ -7,6 +7,7 @@ use std::time::Instant;
 use serde_json::json;
 
 use crate::check::{Checked, check as check_model};
+use crate::cli::count::{Failed, Whose};
 use crate::cli::records::{DataFile, Next, RecordError};
 use crate::cli::solve::{finish, record_field};
 use crate::cli::{
@@ -334,6 +335,27 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
         // From here the record loop and the search look at the interrupt flag.
         crate::cli::busy(None);
     }
+    if let Some(count_option) = count_only_option(s) {
+        if goal.is_some() {
+            super::count::refuse(
+                o,
+                count_option,
+                "the model has an objective, and these options are for plain counts",
+                "leave the option out: a model with an objective is optimized on one thread",
+            );
+            return EXIT_BAD_INPUT;
+        }
+        if args.data.is_some() && (s.checkpoint.is_some() || s.resume.is_some()) {
+            super::count::refuse(
+                o,
+                "--checkpoint and --resume",
+                "they keep one count, and --data makes a count for every record",
+                "give the record as a parameter (`-p`), or count the records without them",
+            );
+            return EXIT_BAD_INPUT;
+        }
+    }
+    let source_name = args.model.display().to_string();
     let base = search_config(s);
     let started = Instant::now();
     let mut solver: Option<Solver> = None;
@@ -441,26 +463,38 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
                     },
                 };
                 let engine = sv.engine_name();
-                let mut printed = 0u64;
-                let mut visit = |chosen: &[OptionId]| {
-                    print_solution(o, &inst, chosen, s, record, printed);
-                    printed += 1;
-                    // Nobody reads the rest: stop at once rather than search on.
-                    if o.broken_pipe() {
-                        Flow::Stop
-                    } else {
-                        Flow::Continue
-                    }
-                };
                 let searched = if s.count {
-                    crate::solve::parallel::count(sv, &inst.forced, &config, s.threads)
+                    let whose = Whose {
+                        source: &source_name,
+                        params: &args.params,
+                    };
+                    let problem = &inst.families.problem;
+                    super::count::count(o, sv, problem, &inst.forced, &config, s, whose)
+                        .map(|c| (c.outcome, c.fields))
                 } else {
+                    let mut printed = 0u64;
+                    let mut visit = |chosen: &[OptionId]| {
+                        print_solution(o, &inst, chosen, s, record, printed);
+                        printed += 1;
+                        // Nobody reads the rest: stop at once rather than search on.
+                        if o.broken_pipe() {
+                            Flow::Stop
+                        } else {
+                            Flow::Continue
+                        }
+                    };
                     sv.search(&inst.forced, &config, &mut visit)
+                        .map(|outcome| (outcome, Vec::new()))
+                        .map_err(Failed::Clash)
                 };
-                searched.map(|outcome| {
-                    let code = finish(o, &outcome, s, false, engine, record);
-                    (code, matches!(outcome.end, End::Cut(_)))
-                })
+                match searched {
+                    Ok((outcome, fields)) => {
+                        let code = finish(o, &outcome, s, false, engine, record, &fields);
+                        Ok((code, matches!(outcome.end, End::Cut(_))))
+                    }
+                    Err(Failed::Clash(c)) => Err(c),
+                    Err(Failed::Reported) => return EXIT_BAD_INPUT,
+                }
             }
         };
         match result {
@@ -514,6 +548,20 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
         EXIT_NO_SOLUTION
     } else {
         EXIT_SOLVED
+    }
+}
+
+/// The first of the options that only a plain count takes (`--shard`, `--checkpoint`,
+/// `--resume`), if any is given.
+pub(crate) fn count_only_option(s: &SearchArgs) -> Option<&'static str> {
+    if s.shard.is_some() {
+        Some("--shard")
+    } else if s.checkpoint.is_some() {
+        Some("--checkpoint")
+    } else if s.resume.is_some() {
+        Some("--resume")
+    } else {
+        None
     }
 }
 
@@ -621,38 +669,44 @@ pub fn check(o: &mut Out<'_>, args: &ModelArgs) -> u8 {
 /// Runs `dlxc compile`: the lowered problem of the defaults (or of the first record).
 pub fn compile(o: &mut Out<'_>, args: &ModelArgs, emit: Emit) -> u8 {
     crate::cli::busy(Some(format!("compiling {}", args.model.display())));
-    let Some(f) = front(o, args) else {
+    let Some((_, inst, _)) = first_instance(o, args) else {
         return EXIT_BAD_INPUT;
-    };
-    let Some(mut lowerer) = lowerer(o, &f, args) else {
-        return EXIT_BAD_INPUT;
-    };
-    let Some(mut instances) = Instances::open(o, args, &lowerer) else {
-        return EXIT_BAD_INPUT;
-    };
-    let value = match instances.next(o) {
-        Ok(Got::Instance(rec)) => rec.value,
-        Ok(Got::Bad(_, diag)) => {
-            report(o, &Diagnostics::from(diag));
-            return EXIT_BAD_INPUT;
-        }
-        // `next` refuses an empty data file, and without one there is the default.
-        Ok(Got::End | Got::Interrupted) | Err(()) => return EXIT_BAD_INPUT,
-    };
-    let lowered = lowerer.instance(value);
-    report(o, &lowerer.take_warnings());
-    let inst = match lowered {
-        Ok(i) => i,
-        Err(fail) => {
-            report(o, &fail.diagnostics);
-            return EXIT_BAD_INPUT;
-        }
     };
     match emit {
         Emit::Knuth => emit_knuth(o, &inst),
         Emit::Json => {
             o.line(&problem_json(&inst).to_string());
             EXIT_SOLVED
+        }
+    }
+}
+
+/// The model's problem with its defaults (or its first data record), with the model's
+/// source and objective; `None` when a diagnostic was printed instead.
+pub(crate) fn first_instance(
+    o: &mut Out<'_>,
+    args: &ModelArgs,
+) -> Option<(SourceFile, Instance, Option<crate::solve::Objective>)> {
+    let f = front(o, args)?;
+    let goal = objective(&f.model).map(super::optimize::engine_objective);
+    let mut lowerer = lowerer(o, &f, args)?;
+    let mut instances = Instances::open(o, args, &lowerer)?;
+    let value = match instances.next(o) {
+        Ok(Got::Instance(rec)) => rec.value,
+        Ok(Got::Bad(_, diag)) => {
+            report(o, &Diagnostics::from(diag));
+            return None;
+        }
+        // `next` refuses an empty data file, and without one there is the default.
+        Ok(Got::End | Got::Interrupted) | Err(()) => return None,
+    };
+    let lowered = lowerer.instance(value);
+    report(o, &lowerer.take_warnings());
+    match lowered {
+        Ok(i) => Some((f.src.clone(), i, goal)),
+        Err(fail) => {
+            report(o, &fail.diagnostics);
+            None
         }
     }
 }

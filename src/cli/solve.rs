@@ -7,6 +7,7 @@
 use std::path::Path;
 use std::rc::Rc;
 
+use crate::cli::count::{Failed, Whose};
 use crate::cli::{
     EXIT_BAD_INPUT, EXIT_CUT_SHORT, EXIT_NO_SOLUTION, EXIT_SOLVED, Out, SearchArgs, read_source,
     report, search_config,
@@ -22,33 +23,19 @@ use crate::source::SourceFile;
 
 /// Runs `dlxc solve`.
 pub fn solve(o: &mut Out<'_>, file: Option<&Path>, as_matrix: bool, s: &SearchArgs) -> u8 {
-    let name = file.map_or_else(|| "<stdin>".into(), |p| p.display().to_string());
-    crate::cli::busy(Some(format!("reading {name}")));
-    let Some(src) = read_source(o, file) else {
+    let Some((src, inst)) = read_problem(o, file, as_matrix) else {
         return EXIT_BAD_INPUT;
     };
-    let parsed = if as_matrix {
-        matrix::read(&src)
-    } else {
-        knuth::read(&src)
-    };
-    let problem = match parsed {
-        Ok(p) => p,
-        Err(diags) => {
-            report(o, &diags);
+    let searched = if inst.families.problem.has_costs() {
+        if let Some(option) = super::run::count_only_option(s) {
+            super::count::refuse(
+                o,
+                option,
+                "a file with costs is optimized, not counted",
+                "leave the option out: a file with costs is optimized on one thread",
+            );
             return EXIT_BAD_INPUT;
         }
-    };
-    // The engines and the printing of `minimize cost` models take an instance; nothing
-    // is forced in a file of options.
-    let inst = Instance {
-        families: Rc::new(Families {
-            problem,
-            ..Families::default()
-        }),
-        forced: Vec::new(),
-    };
-    let searched = if inst.families.problem.has_costs() {
         least_cost(o, &inst, &src, s)
     } else {
         exact_cover(o, &inst, &src, as_matrix, s)
@@ -60,6 +47,40 @@ pub fn solve(o: &mut Out<'_>, file: Option<&Path>, as_matrix: bool, s: &SearchAr
         report(o, &Diagnostics::from(Box::new(r) as Diag));
         EXIT_BAD_INPUT
     })
+}
+
+/// Reads a problem file (Knuth's format, or a 0/1 matrix) as an instance with nothing
+/// forced; `None` when a diagnostic was printed instead.
+pub(crate) fn read_problem(
+    o: &mut Out<'_>,
+    file: Option<&Path>,
+    as_matrix: bool,
+) -> Option<(SourceFile, Instance)> {
+    let name = file.map_or_else(|| "<stdin>".into(), |p| p.display().to_string());
+    crate::cli::busy(Some(format!("reading {name}")));
+    let src = read_source(o, file)?;
+    let parsed = if as_matrix {
+        matrix::read(&src)
+    } else {
+        knuth::read(&src)
+    };
+    let problem = match parsed {
+        Ok(p) => p,
+        Err(diags) => {
+            report(o, &diags);
+            return None;
+        }
+    };
+    // The engines and the printing of `minimize cost` models take an instance; nothing
+    // is forced in a file of options.
+    let inst = Instance {
+        families: Rc::new(Families {
+            problem,
+            ..Families::default()
+        }),
+        forced: Vec::new(),
+    };
+    Some((src, inst))
 }
 
 /// Searches a plain problem for exact covers (with colors and multiplicities).
@@ -81,21 +102,32 @@ fn exact_cover(
     };
     let config = search_config(s);
     crate::cli::busy(None);
-    let mut printed = 0u64;
-    let mut visit = |chosen: &[OptionId]| {
-        print_solution(o, problem, chosen, as_matrix, s.json, printed);
-        printed += 1;
-        // Nobody reads the rest: stop at once rather than search on.
-        if o.broken_pipe() {
-            Flow::Stop
-        } else {
-            Flow::Continue
+    let (outcome, fields) = if s.count {
+        let whose = Whose {
+            source: src.name(),
+            params: &[],
+        };
+        match super::count::count(o, &mut solver, problem, &inst.forced, &config, s, whose) {
+            Ok(c) => (c.outcome, c.fields),
+            Err(Failed::Clash(c)) => return Err(c),
+            Err(Failed::Reported) => return Ok(EXIT_BAD_INPUT),
         }
-    };
-    let outcome = if s.count {
-        crate::solve::parallel::count(&mut solver, &inst.forced, &config, s.threads)?
     } else {
-        solver.search(&inst.forced, &config, &mut visit)?
+        let mut printed = 0u64;
+        let mut visit = |chosen: &[OptionId]| {
+            print_solution(o, problem, chosen, as_matrix, s.json, printed);
+            printed += 1;
+            // Nobody reads the rest: stop at once rather than search on.
+            if o.broken_pipe() {
+                Flow::Stop
+            } else {
+                Flow::Continue
+            }
+        };
+        (
+            solver.search(&inst.forced, &config, &mut visit)?,
+            Vec::new(),
+        )
     };
     Ok(finish(
         o,
@@ -104,6 +136,7 @@ fn exact_cover(
         as_matrix,
         solver.engine_name(),
         None,
+        &fields,
     ))
 }
 
@@ -167,6 +200,7 @@ pub(crate) fn finish(
     as_matrix: bool,
     engine: &str,
     record: Option<usize>,
+    fields: &[(&'static str, serde_json::Value)],
 ) -> u8 {
     let st = &outcome.stats;
     let complete = !matches!(outcome.end, End::Cut(_));
@@ -178,7 +212,9 @@ pub(crate) fn finish(
             complete,
             seconds: st.elapsed.as_secs_f64(),
         };
-        o.line(&json::summary(&summary, &record_field(record)));
+        let mut extra = record_field(record);
+        extra.extend(fields.iter().cloned());
+        o.line(&json::summary(&summary, &extra));
     } else if s.count {
         o.line(&count_text(outcome));
     } else if st.solutions == 0 && complete {

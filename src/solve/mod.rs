@@ -39,11 +39,13 @@
 //! are carried by the problem but ignored here.
 
 mod cells;
+pub mod estimate;
 mod links;
 mod mcc;
 pub mod optimize;
 pub mod parallel;
 mod search;
+pub mod share;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -77,6 +79,9 @@ pub struct SearchConfig {
     pub time_limit: Option<Duration>,
     /// Give up when this flag becomes true (Ctrl-C), checked every 1024 nodes.
     pub interrupt: Option<Arc<AtomicBool>>,
+    /// The other threads of a parallel count, to which the search gives work away
+    /// ([`share`]); dancing cells only.
+    pub share: Option<Arc<dyn share::Share>>,
 }
 
 /// The counters of one search, as DLX1 reports them.
@@ -124,19 +129,6 @@ pub struct Outcome {
     pub stats: Stats,
     /// Why the search ended.
     pub end: End,
-}
-
-impl Outcome {
-    /// Adds the counters of `other`, a search of another part of the same tree, and
-    /// keeps its end if it did not exhaust its part.
-    pub(crate) fn absorb(&mut self, other: &Outcome) {
-        self.stats.nodes += other.stats.nodes;
-        self.stats.updates += other.stats.updates;
-        self.stats.solutions += other.stats.solutions;
-        if other.end != End::Exhausted {
-            self.end = other.end;
-        }
-    }
 }
 
 /// Two forced options that cannot both be in a solution because of `item`. `first` is
@@ -464,6 +456,19 @@ impl Solver {
         match &mut self.engine {
             Engine::C(c) => c.branch(forced),
             _ => unreachable!("only dancing cells split their search"),
+        }
+    }
+
+    /// One random probe for Knuth's estimate (see [`estimate`]); `None` for engines
+    /// that cannot probe (only dancing cells can).
+    pub(crate) fn probe(
+        &mut self,
+        forced: &[OptionId],
+        pick: &mut dyn FnMut(usize) -> usize,
+    ) -> Option<Result<(f64, f64), Clash>> {
+        match &mut self.engine {
+            Engine::C(c) => Some(c.probe(forced, pick)),
+            _ => None,
         }
     }
 

@@ -1,36 +1,44 @@
 //! Counting on several threads.
 //!
-//! The tree is split at its top into disjoint parts: a node is the list of options
-//! forced on the way to it, and its children are the options of the item the search
-//! would branch on there ([`Solver::branch`]). Every solution covers that item with
-//! exactly one of them, so the children's solutions are disjoint and together are the
-//! node's. The frontier is expanded breadth first until it holds many more parts than
-//! threads (so that a part that turns out large is not alone on the critical path),
-//! then each thread, with its own copy of the solver, takes the next part from a shared
-//! index and counts it. The split depends only on the problem, never on the number of
-//! threads, so every thread count adds up the same parts.
+//! A count is a pool of threads, each with its own copy of the solver, taking *parts*
+//! from a shared queue: a part is a list of forced options, the solutions containing
+//! them (see [`pool`]). The count starts as one part, the whole tree. A thread that
+//! finds the queue empty is idle, and a running search that notices (every 1024 nodes)
+//! gives it the untried options of its shallowest level: work stealing, at the cheapest
+//! place to cut, near the root. What moves is exact (see [`super::share`]), so the
+//! counts add up to the sequential count on any number of threads, and a count cut
+//! short knows its exact frontier: what it did not explore, as parts that a later run
+//! can resume.
 //!
-//! Most counts are small (a sudoku's is one, in a hundred nodes), and splitting costs
-//! more than such a count: so a count first runs on one thread for [`PROBE_NODES`]
-//! nodes, and only a search still running then is split (its probe is thrown away).
-//! Only dancing cells split (the links engines count on one thread), and only whole
-//! counts do: a node limit or `max_solutions` is a statement about one sequential
-//! search, so such counts run on one thread too.
+//! Most counts are small (a sudoku's is one, in a hundred nodes), and starting threads
+//! costs more than such a count: so a count first runs on one thread for
+//! [`PROBE_NODES`] nodes, and only a search still running then goes to the pool (its
+//! probe is thrown away). Only dancing cells give work away (the links engines count
+//! on one thread), and only whole counts do: a node limit or `max_solutions` is a
+//! statement about one sequential search, so such counts run on one thread too.
+//!
+//! Shards ([`shard`]) are a fixed split of the tree, the same on every machine: the
+//! frontier expanded breadth first to many parts, dealt round-robin into `n` shards.
 
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use super::{Clash, End, Flow, Limit, Outcome, SearchConfig, Solver, Stats};
+use super::share::Part;
+use super::{Clash, End, Flow, Limit, Outcome, SearchConfig, Solver};
 use crate::problem::OptionId;
 
-/// Parts per thread the frontier aims for before the threads start.
-const PARTS_PER_THREAD: usize = 64;
+pub mod pool;
 
-/// Nodes a count runs on one thread before it is split: about a millisecond, against
-/// a split of a few hundred branchings and the start of the threads. Measured on the
-/// 17-clue sudokus counted one record at a time (2,000 records): 0.15 s on one
-/// thread, 7.5 s when every record was split.
+pub use pool::{Frontier, Progress, Watch};
+
+/// Parts per shard the fixed split of [`shard`] aims for, so that a shard is many
+/// small pieces of the tree and not one large one.
+const PARTS_PER_SHARD: usize = 64;
+
+/// Nodes a count runs on one thread before it goes to the pool: about a millisecond,
+/// against the start of the threads. Measured on the 17-clue sudokus counted one
+/// record at a time (2,000 records): 0.15 s on one thread, 7.5 s when every record was
+/// split.
 pub const PROBE_NODES: u64 = 20_000;
 
 /// Counts the solutions that contain `forced` on `threads` threads (see the module
@@ -41,29 +49,28 @@ pub fn count(
     config: &SearchConfig,
     threads: usize,
 ) -> Result<Outcome, Clash> {
-    count_after_probe(solver, forced, config, threads, PROBE_NODES)
+    count_tuned(solver, forced, config, threads, PROBE_NODES, 1023)
 }
 
-/// [`count`] with a probe of `probe` nodes before the split (0: split at once).
-pub fn count_after_probe(
+/// [`count`] with a probe of `probe` nodes before the pool starts (0: at once), and
+/// checks every `mask + 1` nodes: tests make work move often on small problems.
+#[doc(hidden)]
+pub fn count_tuned(
     solver: &mut Solver,
     forced: &[OptionId],
     config: &SearchConfig,
     threads: usize,
     probe: u64,
+    mask: u64,
 ) -> Result<Outcome, Clash> {
-    let start = Instant::now();
     let sequential = SearchConfig {
         count_only: true,
         ..config.clone()
     };
-    if threads <= 1
-        || !solver.can_branch()
-        || config.node_limit.is_some()
-        || config.max_solutions.is_some()
-    {
+    if threads <= 1 || !pooled(solver, config) {
         return solver.search(forced, &sequential, &mut |_| Flow::Continue);
     }
+    let start = Instant::now();
     if probe > 0 {
         let probing = SearchConfig {
             node_limit: Some(probe),
@@ -74,70 +81,57 @@ pub fn count_after_probe(
             return Ok(out);
         }
     }
-    let parts = split(solver, forced, threads * PARTS_PER_THREAD)?;
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let counted: Vec<Result<Outcome, Clash>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                let mut mine = solver.clone();
-                let (parts, next, stop, sequential) = (&parts, &next, &stop, &sequential);
-                scope.spawn(move || {
-                    let mut total = Outcome {
-                        stats: Stats::default(),
-                        end: End::Exhausted,
-                    };
-                    while !stop.load(Ordering::Relaxed) {
-                        let Some(part) = parts.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                            break;
-                        };
-                        // The time limit is the whole count's, not each part's.
-                        let mut cfg = sequential.clone();
-                        if let Some(t) = config.time_limit {
-                            match t.checked_sub(start.elapsed()) {
-                                Some(left) if left > Duration::ZERO => cfg.time_limit = Some(left),
-                                _ => {
-                                    total.end = End::Cut(Limit::Time);
-                                    stop.store(true, Ordering::Relaxed);
-                                    break;
-                                }
-                            }
-                        }
-                        let out = mine.search(part, &cfg, &mut |_| Flow::Continue)?;
-                        total.absorb(&out);
-                        if total.end != End::Exhausted {
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                    }
-                    Ok(total)
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    });
-    let mut total = Outcome {
-        stats: Stats::default(),
-        end: End::Exhausted,
+    // The probe shows the forced options do not clash, so no part can.
+    let whole = vec![Part {
+        forced: forced.to_vec(),
+        weight: 1.0,
+    }];
+    let config = SearchConfig {
+        time_limit: config.time_limit.map(|t| t.saturating_sub(start.elapsed())),
+        ..sequential
     };
-    for out in counted {
-        total.absorb(&out?);
-    }
-    total.stats.elapsed = start.elapsed();
-    Ok(total)
+    let mut out = pool::run(solver, whole, &config, threads, mask, &mut pool::Unwatched)?.counted;
+    out.stats.elapsed = start.elapsed();
+    Ok(out)
+}
+
+/// Whether a count with `config` can run in the pool: the engine can give work away,
+/// and no limit makes the count a statement about one sequential search.
+pub fn pooled(solver: &Solver, config: &SearchConfig) -> bool {
+    solver.can_branch() && config.node_limit.is_none() && config.max_solutions.is_none()
+}
+
+/// Counts the solutions of `parts` in the pool, watched: progress ticks, checkpoints,
+/// and the exact frontier when a limit cuts it short (for `--checkpoint`). The solver
+/// must be [`pooled`]; it is only cloned.
+pub fn count_parts(
+    solver: &Solver,
+    parts: Vec<Part>,
+    config: &SearchConfig,
+    threads: usize,
+    watch: &mut dyn Watch,
+) -> Result<Frontier, Clash> {
+    assert!(
+        pooled(solver, config),
+        "count_parts needs dancing cells and no node or solution limit"
+    );
+    let config = SearchConfig {
+        count_only: true,
+        ..config.clone()
+    };
+    let mask = watch.check_mask();
+    pool::run(solver, parts, &config, threads, mask, watch)
 }
 
 /// The frontier under `forced`, expanded breadth first until it has at least `want`
-/// parts or cannot grow: disjoint lists of forced options whose solutions together
-/// are those containing `forced`. Deterministic: the same problem gives the same parts.
-pub fn split(
-    solver: &mut Solver,
-    forced: &[OptionId],
-    want: usize,
-) -> Result<Vec<Vec<OptionId>>, Clash> {
-    let mut frontier: VecDeque<Vec<OptionId>> = VecDeque::from([forced.to_vec()]);
+/// parts or cannot grow: disjoint parts whose solutions together are those containing
+/// `forced`, each weighted by its share of the tree. Deterministic: the same problem
+/// gives the same parts, on any machine. Only for solvers that [`Solver::can_branch`].
+pub fn split(solver: &mut Solver, forced: &[OptionId], want: usize) -> Result<Vec<Part>, Clash> {
+    let mut frontier: VecDeque<Part> = VecDeque::from([Part {
+        forced: forced.to_vec(),
+        weight: 1.0,
+    }]);
     // Solutions found while splitting: parts that cannot be split further.
     let mut leaves = Vec::new();
     while frontier.len() < want {
@@ -145,17 +139,50 @@ pub fn split(
             break;
         };
         // Only the root can clash: every child is an option alive under its node.
-        match solver.branch(&node)? {
+        match solver.branch(&node.forced)? {
             None => leaves.push(node),
             Some(options) => {
+                let weight = node.weight / options.len() as f64;
                 for o in options {
-                    let mut child = node.clone();
-                    child.push(o);
-                    frontier.push_back(child);
+                    let mut forced = node.forced.clone();
+                    forced.push(o);
+                    frontier.push_back(Part { forced, weight });
                 }
             }
         }
     }
     leaves.extend(frontier);
     Ok(leaves)
+}
+
+/// Shard `k` of `n` (1-based) of the solutions containing `forced`: the parts of a
+/// fixed split ([`split`] to `64 n` parts) whose position is `k - 1` modulo `n`. The
+/// shards are disjoint, together they are the whole, and shard `k` of `n` is the same
+/// on every machine and for every number of threads. A solver that cannot split (the
+/// multiplicity engine) puts the whole tree in shard 1 and leaves the others empty.
+///
+/// # Panics
+///
+/// If `k` is not in `1..=n`: the command line checks that.
+pub fn shard(
+    solver: &mut Solver,
+    forced: &[OptionId],
+    k: usize,
+    n: usize,
+) -> Result<Vec<Part>, Clash> {
+    assert!((1..=n).contains(&k), "shard {k}/{n} does not exist");
+    if !solver.can_branch() {
+        let whole = Part {
+            forced: forced.to_vec(),
+            weight: 1.0,
+        };
+        return Ok(if k == 1 { vec![whole] } else { Vec::new() });
+    }
+    let parts = split(solver, forced, n.saturating_mul(PARTS_PER_SHARD))?;
+    Ok(parts
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| i % n == k - 1)
+        .map(|(_, p)| p)
+        .collect())
 }

@@ -16,6 +16,7 @@ use std::time::Instant;
 
 use super::{CURRENT, Cells, Mark};
 use crate::problem::OptionId;
+use crate::solve::share::{Part, Share, Want};
 use crate::solve::{
     Clash, ClashKind, End, Flow, Limit, Outcome, SearchConfig, Stats, check_clock, color_clash,
     forced_twice,
@@ -29,6 +30,10 @@ use crate::solve::{
 struct Frame {
     next: u32,
     end: u32,
+    /// Where the level's options start, and how many it had (before any were given
+    /// away), for the estimate of how much of the tree is explored.
+    first: u32,
+    len: u32,
     mark: Option<Mark>,
     /// Whether an option of this level was tried, so the next must restore first.
     tried: bool,
@@ -227,6 +232,7 @@ impl Engine {
         let mut stats = Stats::default();
         let forced = solution.len();
         let node_limit = config.node_limit.unwrap_or(u64::MAX);
+        let mask = config.share.as_ref().map_or(1023, |s| s.check_mask());
         let mut level = 0usize;
         let end;
         'node: loop {
@@ -236,11 +242,33 @@ impl Engine {
                 break;
             }
             stats.nodes += 1;
-            if stats.nodes & 1023 == 0
-                && let Some(limit) = check_clock(config, start)
-            {
-                end = End::Cut(limit);
-                break;
+            if stats.nodes & mask == 0 {
+                let clock = check_clock(config, start);
+                if let Some(share) = &config.share {
+                    // A search cut short with a share hands back what it did not explore.
+                    let want = if clock.is_some() {
+                        Want::All
+                    } else {
+                        share.wanted()
+                    };
+                    match want {
+                        Want::Nothing => {}
+                        Want::Some => self.give_shallowest(&solution[..forced], level, &**share),
+                        Want::All => {
+                            self.give_all(&solution[..forced], level, &**share);
+                            // The node being entered is given away, not explored here.
+                            stats.nodes -= 1;
+                        }
+                    }
+                    share.report(self.explored(level), stats.solutions, stats.nodes);
+                    if want == Want::All {
+                        end = clock.map_or(End::Stopped, End::Cut);
+                        break;
+                    }
+                } else if let Some(limit) = clock {
+                    end = End::Cut(limit);
+                    break;
+                }
             }
             match self.choose() {
                 None => {
@@ -266,6 +294,8 @@ impl Engine {
                     let frame = Frame {
                         next: live.start,
                         end: live.end,
+                        first: live.start,
+                        len: live.end - live.start,
                         mark,
                         tried: false,
                     };
@@ -313,5 +343,119 @@ impl Engine {
         solution.truncate(forced);
         stats.elapsed = start.elapsed();
         Outcome { stats, end }
+    }
+}
+
+/// Giving work away (see [`crate::solve::share`]). At a check, the search is entering the
+/// node reached by the forced options and `choice[..level]`, and at every level above it
+/// the options from `next` to `end` are still to be tried.
+impl Engine {
+    /// The forced options of the node at `level` (the path to it), then `last`.
+    fn path(&self, forced: &[OptionId], level: usize, last: Option<u32>) -> Vec<OptionId> {
+        let cells = &self.cells;
+        let mut path = Vec::with_capacity(forced.len() + level + 1);
+        path.extend_from_slice(forced);
+        path.extend(self.choice[..level].iter().map(|&x| cells.option_of(x)));
+        path.extend(last.map(|x| cells.option_of(x)));
+        path
+    }
+
+    /// The untried options of `level`, as parts, each with its weight.
+    fn untried(&self, forced: &[OptionId], level: usize, weight: f64) -> Vec<Part> {
+        let f = &self.frames[level];
+        let each = weight / f64::from(f.len);
+        (f.next..f.end)
+            .map(|r| Part {
+                forced: self.path(forced, level, Some(self.cells.set[r as usize])),
+                weight: each,
+            })
+            .collect()
+    }
+
+    /// Gives away the untried options of the shallowest level that has some: the
+    /// largest pieces of work this search holds.
+    fn give_shallowest(&mut self, forced: &[OptionId], level: usize, share: &dyn Share) {
+        let mut weight = 1.0;
+        for l in 0..level {
+            let f = self.frames[l];
+            if f.next < f.end {
+                share.give(self.untried(forced, l, weight));
+                self.frames[l].end = f.next;
+                return;
+            }
+            weight /= f64::from(f.len);
+        }
+    }
+
+    /// Gives away everything not yet explored: the node being entered, and the untried
+    /// options of every level above it.
+    fn give_all(&mut self, forced: &[OptionId], level: usize, share: &dyn Share) {
+        let mut parts = Vec::new();
+        let mut weight = 1.0;
+        for l in 0..level {
+            parts.extend(self.untried(forced, l, weight));
+            weight /= f64::from(self.frames[l].len);
+        }
+        parts.push(Part {
+            forced: self.path(forced, level, None),
+            weight,
+        });
+        share.give(parts);
+    }
+
+    /// Knuth's estimate of the share of the tree explored: at every level, the options
+    /// tried before the current one, each worth its share of the level's node.
+    fn explored(&self, level: usize) -> f64 {
+        let mut weight = 1.0;
+        let mut done = 0.0;
+        for f in &self.frames[..level] {
+            let each = weight / f64::from(f.len);
+            done += each * f64::from(f.next - 1 - f.first);
+            weight = each;
+        }
+        done
+    }
+}
+
+/// Random probes for Knuth's estimate of the tree (see [`crate::solve::estimate`]).
+impl Engine {
+    /// One probe from the node reached by `forced`: down the tree, at each node taking
+    /// the option `pick(d)` of the `d` the search would try, to a solution or a dead
+    /// end. Returns Knuth's unbiased estimates of the node and solution counts of the
+    /// tree below: each node on the path counts the product of the branchings above it.
+    pub fn probe(
+        &mut self,
+        forced: &[OptionId],
+        pick: &mut dyn FnMut(usize) -> usize,
+    ) -> Result<(f64, f64), Clash> {
+        if self.cells.trails() {
+            self.at_node::<true, _>(forced, |e| e.descend::<true>(pick))
+        } else {
+            self.at_node::<false, _>(forced, |e| e.descend::<false>(pick))
+        }
+    }
+
+    fn descend<const TRAIL: bool>(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> (f64, f64) {
+        let (mut weight, mut nodes) = (1.0, 0.0);
+        let mut updates = 0;
+        loop {
+            nodes += weight;
+            let Some(best) = self.choose() else {
+                return (nodes, weight);
+            };
+            self.cells.cover_chosen::<TRAIL>(best, &mut updates);
+            let live = self.cells.live(best);
+            let d = live.len();
+            if d == 0 {
+                return (nodes, 0.0);
+            }
+            let x = self.cells.set[live.start as usize + pick(d)];
+            weight *= d as f64;
+            // A child whose commit leaves an item with no option is never entered by
+            // the search, so it counts no node.
+            if !self.cells.commit::<TRAIL>(x, true, &mut updates) {
+                return (nodes, 0.0);
+            }
+        }
     }
 }

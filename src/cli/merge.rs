@@ -1,0 +1,247 @@
+//! `dlxc merge FILE...`: the count of a problem from the counts of its shards.
+//!
+//! Each file holds the `--json` output of one shard (`dlxc run M --count --json
+//! --shard K/N`): its last line is a summary with the shard, the problem's fingerprint
+//! and the count. The counts are added exactly. Every shard `1/N` to `N/N` must be
+//! there once, all of the same problem; otherwise nothing is added and each problem is
+//! reported: a file that is not a shard's summary, shards of different problems or
+//! splits, a shard given twice, shards missing.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use super::count::Shard;
+use super::{EXIT_BAD_INPUT, EXIT_CUT_SHORT, EXIT_NO_SOLUTION, EXIT_SOLVED, Out, report};
+use crate::diag::report::Report;
+use crate::diag::{Diag, Diagnostics};
+use crate::render::json as jsonl;
+
+/// One shard's summary.
+struct Piece {
+    file: PathBuf,
+    shard: Shard,
+    problem: String,
+    solutions: u128,
+    nodes: u64,
+    updates: u64,
+    seconds: f64,
+    complete: bool,
+}
+
+/// Runs `dlxc merge`.
+pub fn merge(o: &mut Out<'_>, files: &[PathBuf], as_json: bool) -> u8 {
+    let mut errors: Vec<Diag> = Vec::new();
+    let mut pieces = Vec::new();
+    for file in files {
+        let text = match std::fs::read_to_string(file) {
+            Ok(t) => t,
+            Err(e) => {
+                super::cannot_read(o, &file.display().to_string(), &e);
+                return EXIT_BAD_INPUT;
+            }
+        };
+        match piece(file, &text) {
+            Ok(p) => pieces.push(p),
+            Err(why) => errors.push(Box::new(
+                Report::error(
+                    "E0910",
+                    format!("{} is not a shard's summary: {why}", file.display()),
+                )
+                .help(
+                    "give merge the output of `dlxc run MODEL --count --json --shard K/N` \
+                         (or `dlxc solve FILE ...`), one file per shard",
+                ),
+            )),
+        }
+    }
+    errors.extend(mismatched(&pieces));
+    if errors.is_empty() {
+        errors.extend(repeated_or_missing(&pieces));
+    }
+    if !errors.is_empty() {
+        let mut all = Diagnostics::new();
+        errors.into_iter().for_each(|e| all.push_boxed(e));
+        report(o, &all);
+        return EXIT_BAD_INPUT;
+    }
+    let Some(first) = pieces.first() else {
+        // clap asks for at least one file.
+        return EXIT_BAD_INPUT;
+    };
+    let solutions: u128 = pieces.iter().map(|p| p.solutions).sum();
+    let complete = pieces.iter().all(|p| p.complete);
+    if as_json {
+        let summary = jsonl::Summary {
+            solutions,
+            nodes: pieces.iter().map(|p| p.nodes).sum(),
+            updates: pieces.iter().map(|p| p.updates).sum(),
+            complete,
+            seconds: pieces.iter().map(|p| p.seconds).sum(),
+        };
+        let extra = [
+            ("shards", json!(first.shard.n)),
+            ("problem", json!(first.problem)),
+        ];
+        o.line(&jsonl::summary(&summary, &extra));
+    } else {
+        o.line(&format!("{solutions}{}", if complete { "" } else { "+" }));
+    }
+    if !complete {
+        let cut: Vec<String> = pieces
+            .iter()
+            .filter(|p| !p.complete)
+            .map(|p| format!("{} ({})", p.shard, p.file.display()))
+            .collect();
+        o.note(&format!(
+            "the count is a lower bound: these shards were cut short: {}",
+            cut.join(", ")
+        ));
+        EXIT_CUT_SHORT
+    } else if solutions == 0 {
+        EXIT_NO_SOLUTION
+    } else {
+        EXIT_SOLVED
+    }
+}
+
+/// The summary on the last line of a shard's output.
+fn piece(file: &Path, text: &str) -> Result<Piece, String> {
+    let summaries: Vec<Value> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v.get("type").and_then(Value::as_str) == Some("summary"))
+        .collect();
+    let summary = match summaries.as_slice() {
+        [] => return Err("it has no JSON summary line".into()),
+        [one] => one,
+        many => {
+            return Err(format!(
+                "it has {} summaries (one per data record); merge adds the shards of one count",
+                many.len()
+            ));
+        }
+    };
+    let field = |name: &str| {
+        summary
+            .get(name)
+            .ok_or(format!("its summary has no `{name}`"))
+    };
+    let shard: Shard = field("shard")?
+        .as_str()
+        .ok_or("its `shard` is not a string")?
+        .parse()
+        .map_err(|e| format!("its `shard`: {e}"))?;
+    let problem = field("problem")?
+        .as_str()
+        .ok_or("its `problem` is not a string")?
+        .to_string();
+    // Counts beyond 2^64 are written as strings.
+    let solutions = match field("solutions")? {
+        Value::Number(n) => n.as_u64().map(u128::from),
+        Value::String(s) => s.parse().ok(),
+        _ => None,
+    }
+    .ok_or("its `solutions` is not a whole number")?;
+    let number = |name: &str| field(name).map(|v| v.as_u64().unwrap_or(0));
+    Ok(Piece {
+        file: file.to_path_buf(),
+        shard,
+        problem,
+        solutions,
+        nodes: number("nodes")?,
+        updates: number("updates")?,
+        seconds: field("seconds")?.as_f64().unwrap_or(0.0),
+        complete: field("complete")?
+            .as_bool()
+            .ok_or("its `complete` is not true or false")?,
+    })
+}
+
+/// Shards of another problem or another split than the first file's.
+fn mismatched(pieces: &[Piece]) -> Vec<Diag> {
+    let Some(first) = pieces.first() else {
+        return Vec::new();
+    };
+    pieces[1..]
+        .iter()
+        .filter(|p| p.problem != first.problem || p.shard.n != first.shard.n)
+        .map(|p| {
+            let what = if p.problem != first.problem {
+                format!(
+                    "problem {}, and {} is of problem {}",
+                    p.problem,
+                    first.file.display(),
+                    first.problem
+                )
+            } else {
+                format!(
+                    "a split into {}, and {} is of a split into {}",
+                    p.shard.n,
+                    first.file.display(),
+                    first.shard.n
+                )
+            };
+            Box::new(
+                Report::error(
+                    "E0911",
+                    format!("{} (shard {}) is of {what}", p.file.display(), p.shard),
+                )
+                .help(
+                    "merge the shards of one count: the same model, parameters and data, \
+                     split with the same N",
+                ),
+            ) as Diag
+        })
+        .collect()
+}
+
+/// A shard given twice, and the shards of `1/N..N/N` not given.
+fn repeated_or_missing(pieces: &[Piece]) -> Vec<Diag> {
+    let mut errors: Vec<Diag> = Vec::new();
+    let mut seen: BTreeMap<usize, &Path> = BTreeMap::new();
+    for p in pieces {
+        if let Some(before) = seen.insert(p.shard.k, &p.file) {
+            errors.push(Box::new(
+                Report::error(
+                    "E0912",
+                    format!(
+                        "shard {} is given twice: in {} and in {}",
+                        p.shard,
+                        before.display(),
+                        p.file.display()
+                    ),
+                )
+                .help("give each shard once; adding one twice would count its solutions twice"),
+            ));
+        }
+    }
+    let n = pieces.first().map_or(0, |p| p.shard.n);
+    let missing: Vec<String> = (1..=n)
+        .filter(|k| !seen.contains_key(k))
+        .map(|k| format!("{k}/{n}"))
+        .collect();
+    if !missing.is_empty() {
+        let shown = if missing.len() > 12 {
+            format!(
+                "{}, ... ({} in all)",
+                missing[..12].join(", "),
+                missing.len()
+            )
+        } else {
+            missing.join(", ")
+        };
+        errors.push(Box::new(
+            Report::error(
+                "E0913",
+                match missing.len() {
+                    1 => format!("1 of the {n} shards is missing: {shown}"),
+                    m => format!("{m} of the {n} shards are missing: {shown}"),
+                },
+            )
+            .help("run the missing shards with `--shard K/N --count --json` and merge them all"),
+        ));
+    }
+    errors
+}

@@ -40,7 +40,10 @@ pub struct Source {
 impl Source {
     /// The settings as the command line writes them.
     fn settings(&self) -> Vec<String> {
-        self.params.iter().map(|(n, v)| format!("{n}={v}")).collect()
+        self.params
+            .iter()
+            .map(|(n, v)| format!("{n}={v}"))
+            .collect()
     }
 }
 
@@ -77,7 +80,9 @@ impl Matrix {
 
     /// A fresh solver for this problem (a copy of the one built on first use).
     pub fn solver(&self) -> Result<Solver, Unsupported> {
-        self.solver.get_or_init(|| Solver::new(&self.problem)).clone()
+        self.solver
+            .get_or_init(|| Solver::new(&self.problem))
+            .clone()
     }
 
     /// A solution's options, in declaration order, and its painted grid.

@@ -227,7 +227,7 @@ impl Model {
         let core = self.core(py)?;
         dlxc::session::reports::knuth_text(&core.matrix.problem, &core.forced)
             .map(|k| k.text)
-            .map_err(|r| Failure::one(r).into_err(py))
+            .map_err(|r| Failure::one(*r).into_err(py))
     }
 
     /// A lazy iterator over the solutions (at most `limit`): the search runs on a
@@ -260,7 +260,13 @@ impl Model {
         let core = self.core(py)?;
         let parts = vec![core.forced.clone()];
         let threads = threads.unwrap_or_else(default_threads);
-        count(py, core, parts, threads, &Model::limits(time_limit, node_limit))
+        count(
+            py,
+            core,
+            parts,
+            threads,
+            &Model::limits(time_limit, node_limit),
+        )
     }
 
     /// The optimum of the model's objective and a solution that reaches it.
@@ -279,7 +285,7 @@ impl Model {
     /// when it is that small), one shard a part.
     fn parts(&self, py: Python<'_>, n: usize) -> PyResult<Vec<Shard>> {
         let core = self.core(py)?;
-        let parts = split_core(py, core, &[core.forced.clone()], n)?;
+        let parts = split_core(py, core, std::slice::from_ref(&core.forced), n)?;
         Ok(parts
             .into_iter()
             .map(|p| Shard::new(Arc::clone(core), vec![p]))
@@ -292,7 +298,7 @@ impl Model {
     fn shards(&self, py: Python<'_>, n: usize) -> PyResult<Vec<Shard>> {
         let core = self.core(py)?;
         let n = n.max(1);
-        let parts = split_core(py, core, &[core.forced.clone()], n)?;
+        let parts = split_core(py, core, std::slice::from_ref(&core.forced), n)?;
         let mut dealt = vec![Vec::new(); n];
         for (k, p) in parts.into_iter().enumerate() {
             dealt[k % n].push(p);
@@ -315,17 +321,16 @@ impl Model {
     /// reader thread.
     fn records<'py>(&self, py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyAny>> {
         let file = std::fs::File::open(&path)?;
-        let raw = Records::start(
-            Arc::clone(&self.source),
-            file,
-            path.display().to_string(),
-        )?;
+        let raw = Records::start(Arc::clone(&self.source), file, path.display().to_string())?;
         py.import("dlxc")?
             .getattr("_records")?
             .call1((Py::new(py, raw)?,))
     }
 
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let restore = py.import("dlxc")?.getattr("_restore")?;
         Ok((restore, restore_args(py, self.core(py)?)?))
     }

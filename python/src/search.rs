@@ -27,7 +27,11 @@ const AHEAD: usize = 64;
 /// Waits for the next message of `rx` without the GIL; `None` when the sender is gone.
 /// A signal handler that raises (Ctrl-C: `KeyboardInterrupt`) raises `stop` and
 /// returns its exception.
-pub fn wait_next<T: Send>(py: Python<'_>, rx: &Mutex<Receiver<T>>, stop: &AtomicBool) -> PyResult<Option<T>> {
+pub fn wait_next<T: Send>(
+    py: Python<'_>,
+    rx: &Mutex<Receiver<T>>,
+    stop: &AtomicBool,
+) -> PyResult<Option<T>> {
     loop {
         let got = py.allow_threads(|| match rx.lock() {
             Ok(r) => r.recv_timeout(POLL),
@@ -113,7 +117,9 @@ pub fn count(
         .map_err(|u| refused(core, &u).into_err(py))?;
     let stop = Arc::new(AtomicBool::new(false));
     let config = limits.config(&stop)?;
-    let got = on_thread(py, &stop, move || count_parts(solver, &parts, &config, threads))?;
+    let got = on_thread(py, &stop, move || {
+        count_parts(solver, &parts, &config, threads)
+    })?;
     let total = got.map_err(|c| clash(py, core, &c))?;
     match total.end {
         End::Exhausted | End::Stopped => Ok(total.solutions),

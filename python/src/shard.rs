@@ -126,7 +126,13 @@ impl Shard {
             time: time_limit,
             nodes: node_limit,
         };
-        Solutions::start(py, Arc::clone(&self.core), self.parts.clone(), limit, &limits)
+        Solutions::start(
+            py,
+            Arc::clone(&self.core),
+            self.parts.clone(),
+            limit,
+            &limits,
+        )
     }
 
     /// These parts split into at least `n` smaller ones when the tree allows (each node
@@ -153,7 +159,10 @@ impl Shard {
         )
     }
 
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let load = py.import("dlxc")?.getattr("_load_shard")?;
         let args = restore_args(py, &self.core)?;
         let mut all: Vec<Bound<'py, PyAny>> = args.iter().collect();

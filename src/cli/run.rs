@@ -548,7 +548,7 @@ fn emit_knuth(o: &mut Out<'_>, inst: &Instance) -> u8 {
             EXIT_SOLVED
         }
         Err(r) => {
-            report(o, &Diagnostics::from(Box::new(r) as crate::diag::Diag));
+            report(o, &Diagnostics::from(r as crate::diag::Diag));
             EXIT_BAD_INPUT
         }
     }

@@ -97,12 +97,12 @@ pub struct KnuthText {
 
 /// Writes `p` in Knuth's format with the `forced` options listed in a leading comment,
 /// or the E0504 diagnostic of a problem the format cannot hold.
-pub fn knuth_text(p: &Problem, forced: &[OptionId]) -> Result<KnuthText, Report> {
+pub fn knuth_text(p: &Problem, forced: &[OptionId]) -> Result<KnuthText, Box<Report>> {
     let mut text = String::new();
     let report = knuth::write(p, &mut text).map_err(|e| {
-        Report::error("E0504", e.to_string()).help(
+        Box::new(Report::error("E0504", e.to_string()).help(
             "Knuth's format cannot hold this problem; `dlxc compile --emit json` writes every problem, and `dlxc run` solves it directly",
-        )
+        ))
     })?;
     if !forced.is_empty() {
         let mut head = String::from("| forced options:\n");

@@ -48,7 +48,9 @@ def _connect(address: Optional[str]) -> Any:
     ray = _ray()
     if not ray.is_initialized():
         # No address: a local Ray on this machine.
-        ray.init(address=address, log_to_driver=False)
+        # No dashboard for a local Ray: it costs seconds to start and a process.
+        extra = {"include_dashboard": False} if address is None else {}
+        ray.init(address=address, log_to_driver=False, **extra)
     return ray
 
 

@@ -10,7 +10,7 @@ use pyo3::types::{PyDict, PyTuple};
 use crate::core::{Core, Loaded, RecordText, Source, compile};
 use crate::errors::{Diag, Failure};
 use crate::records::Records;
-use crate::search::{Limits, Optimum, Solutions, count, optimize};
+use crate::search::{Limits, Optimum, Solutions, optimize};
 use crate::shard::{Shard, parts_from_ids, split_core};
 
 /// Threads a count uses when none are asked for: every core.
@@ -70,11 +70,10 @@ impl Model {
         self.made.as_ref().map_err(|f| f.clone().into_err(py))
     }
 
-    fn limits(time_limit: Option<f64>, node_limit: Option<u64>) -> Limits {
-        Limits {
-            time: time_limit,
-            nodes: node_limit,
-        }
+    /// The whole search tree, as one shard of one part.
+    fn whole(&self, py: Python<'_>) -> PyResult<Shard> {
+        let core = self.core(py)?;
+        Ok(Shard::new(Arc::clone(core), vec![core.forced.clone()]))
     }
 }
 
@@ -240,10 +239,7 @@ impl Model {
         time_limit: Option<f64>,
         node_limit: Option<u64>,
     ) -> PyResult<Solutions> {
-        let core = self.core(py)?;
-        let parts = vec![core.forced.clone()];
-        let limits = Model::limits(time_limit, node_limit);
-        Solutions::start(py, Arc::clone(core), parts, limit, &limits)
+        self.whole(py)?.solutions(py, limit, time_limit, node_limit)
     }
 
     /// The exact number of solutions, counted on `threads` threads (default: every
@@ -257,16 +253,8 @@ impl Model {
         time_limit: Option<f64>,
         node_limit: Option<u64>,
     ) -> PyResult<u128> {
-        let core = self.core(py)?;
-        let parts = vec![core.forced.clone()];
-        let threads = threads.unwrap_or_else(default_threads);
-        count(
-            py,
-            core,
-            parts,
-            threads,
-            &Model::limits(time_limit, node_limit),
-        )
+        let threads = Some(threads.unwrap_or_else(default_threads));
+        self.whole(py)?.count(py, threads, time_limit, node_limit)
     }
 
     /// The optimum of the model's objective and a solution that reaches it.
@@ -278,7 +266,7 @@ impl Model {
         node_limit: Option<u64>,
     ) -> PyResult<Optimum> {
         let core = self.core(py)?;
-        optimize(py, core, &Model::limits(time_limit, node_limit))
+        optimize(py, core, &Limits::new(time_limit, node_limit))
     }
 
     /// The search tree cut into at least `n` disjoint parts when it allows (fewer

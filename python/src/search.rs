@@ -75,6 +75,11 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// The limits given to a search call.
+    pub fn new(time: Option<f64>, nodes: Option<u64>) -> Limits {
+        Limits { time, nodes }
+    }
+
     fn config(&self, stop: &Arc<AtomicBool>) -> PyResult<SearchConfig> {
         let time_limit = match self.time {
             None => None,

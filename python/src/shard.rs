@@ -97,35 +97,29 @@ impl Shard {
     /// part; `time_limit` (seconds) and `node_limit` are for the whole shard and raise
     /// `LimitReached` when they cut it short.
     #[pyo3(signature = (threads = 1, *, time_limit = None, node_limit = None))]
-    fn count(
+    pub fn count(
         &self,
         py: Python<'_>,
         threads: Option<usize>,
         time_limit: Option<f64>,
         node_limit: Option<u64>,
     ) -> PyResult<u128> {
-        let limits = Limits {
-            time: time_limit,
-            nodes: node_limit,
-        };
         let threads = threads.unwrap_or_else(default_threads);
+        let limits = Limits::new(time_limit, node_limit);
         count(py, &self.core, self.parts.clone(), threads, &limits)
     }
 
     /// A lazy iterator over the solutions of these parts (at most `limit`); the
     /// limits are for the whole shard, and raise `LimitReached` at the end.
     #[pyo3(signature = (limit = None, *, time_limit = None, node_limit = None))]
-    fn solutions(
+    pub fn solutions(
         &self,
         py: Python<'_>,
         limit: Option<u128>,
         time_limit: Option<f64>,
         node_limit: Option<u64>,
     ) -> PyResult<Solutions> {
-        let limits = Limits {
-            time: time_limit,
-            nodes: node_limit,
-        };
+        let limits = Limits::new(time_limit, node_limit);
         Solutions::start(
             py,
             Arc::clone(&self.core),

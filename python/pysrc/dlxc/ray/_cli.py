@@ -24,7 +24,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--address", default=None,
                     help="the Ray cluster (auto, ray://HOST:10001); default: a local Ray")
     ap.add_argument("--parts", type=int, default=None,
-                    help="parts to start with (default: 4 per CPU)")
+                    help="parts to start with (default: 64 per CPU)")
     ap.add_argument("--task-seconds", type=float, default=dray.TASK_SECONDS,
                     help="seconds a task searches before it splits its part")
     ap.add_argument("--progress", action="store_true",

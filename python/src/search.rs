@@ -340,7 +340,11 @@ fn search_parts(
             }
             cfg.max_solutions = Some(n - total.solutions);
         }
+        let closed = cfg.interrupt.clone();
         let out = solver.search(part, &cfg, &mut |s| {
+            if closed.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+                return Flow::Stop;
+            }
             // A reader that is gone wants no more: stop at once.
             if tx.send(Msg::Solution(s.to_vec())).is_ok() {
                 Flow::Continue
@@ -399,6 +403,11 @@ impl Solutions {
     /// Stops the search; the iterator ends.
     fn close(&self) {
         self.stop.store(true, Ordering::Relaxed);
+        // A thread blocked on a full channel gets its room back, sees the flag at its
+        // next solution (or within 1024 nodes) and ends.
+        if let Ok(rx) = self.rx.lock() {
+            while rx.try_recv().is_ok() {}
+        }
         if let Ok(mut e) = self.end.lock() {
             e.get_or_insert(Total {
                 solutions: 0,

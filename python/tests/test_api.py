@@ -4,6 +4,7 @@ solutions, diagnostics, records and Knuth text."""
 from __future__ import annotations
 
 import _thread
+import os
 import pickle
 import threading
 import time
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import dlxc
-from conftest import EXAMPLES, ROOT, cli, params_args, published
+from conftest import ROOT, cli, params_args, published
 
 # Models without an objective, with settings that keep each count under a second.
 COUNTED = [
@@ -46,8 +47,8 @@ def test_solutions_print_as_the_command_line_prints_them(name: str, params: dict
     code, out, _ = cli("run", f"examples/{name}", "--limit", "5", *params_args(params))
     model = load(name, params)
     found = [str(s) for s in model.solutions(limit=5)]
-    expected = out if found else out.replace("No solution\n", "")
-    assert "".join(s + "\n" for s in "\n\n".join(found).split("\n")) if found else "" == expected
+    assert code in (0, 1) and (found or out == "No solution\n")
+    expected = out if found else ""
     assert ("\n\n".join(found) + "\n" if found else "") == expected
 
 
@@ -140,8 +141,6 @@ def test_knuth_text_is_the_command_lines() -> None:
 
 
 def test_optimum_is_the_command_lines() -> None:
-    with open(EXAMPLES / "data" / "matchsticks.txt") as f:
-        f.readline()
     code, out, _ = cli("run", "examples/matchsticks.dlx", "--data",
                        "examples/data/matchsticks.txt", "--value")
     model = dlxc.Model.from_file("examples/matchsticks.dlx")
@@ -191,7 +190,13 @@ def test_sudoku_records_give_the_command_lines_grids() -> None:
     assert "".join(b + "\n\n" for b in blocks) == out
 
 
+def os_threads() -> int:
+    """Threads of this process, the extension's search threads included (Linux)."""
+    return len(os.listdir(f"/proc/{os.getpid()}/task"))
+
+
 def test_iterators_are_lazy_and_stop_when_dropped() -> None:
+    threads_before = os_threads()
     started = time.monotonic()
     huge = dlxc.Model.from_file("examples/queens.dlx", params={"n": 30})
     it = huge.solutions()
@@ -205,11 +210,14 @@ def test_iterators_are_lazy_and_stop_when_dropped() -> None:
     assert list(it) == [] and it.complete is False
     finished = dlxc.Model.from_file("examples/queens.dlx", params={"n": 6}).solutions()
     assert len(list(finished)) == 4 and finished.complete is True
-    # A dropped iterator's thread stops: many abandoned searches of a tree far too
-    # large to finish leave the process as idle as before.
+    # A closed or dropped iterator's thread stops: abandoned searches of a tree far
+    # too large to finish leave no thread behind.
     for _ in range(20):
         next(iter(huge.solutions()))
-    assert threading.active_count() <= 2 + 1
+    deadline = time.monotonic() + 5
+    while os_threads() > threads_before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert os_threads() <= threads_before
 
 
 def test_ctrl_c_interrupts_a_count() -> None:

@@ -30,6 +30,7 @@ pub mod format;
 pub mod lower;
 pub mod problem;
 pub mod render;
+pub mod session;
 pub mod solve;
 pub mod source;
 pub mod syntax;

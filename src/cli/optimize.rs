@@ -17,20 +17,12 @@ use crate::cli::solve::{record_field, stats_line};
 use crate::cli::{EXIT_CUT_SHORT, EXIT_NO_SOLUTION, EXIT_SOLVED, Out, SearchArgs};
 use crate::diag::report::Report;
 use crate::lower::Instance;
-use crate::problem::{ItemKind, OptionId, Origin};
+use crate::problem::OptionId;
 use crate::render::{json as jsonl, option_lines, paint_grid};
 use crate::solve::{Clash, End, Objective, Optimizer, Refused, SearchConfig, Unsupported};
 use crate::source::SourceFile;
-use crate::syntax::ast::ObjectiveKind;
 
-/// The engine's objective for the model's.
-pub(crate) fn engine_objective(k: ObjectiveKind) -> Objective {
-    match k {
-        ObjectiveKind::MinimizeCount => Objective::MinimizeCount,
-        ObjectiveKind::MinimizeCost => Objective::MinimizeCost,
-        ObjectiveKind::MaximizeCost => Objective::MaximizeCost,
-    }
-}
+pub(crate) use crate::session::engine_objective;
 
 /// `minimum count`, `minimum cost`, `maximum cost`: the words of the value line.
 fn value_name(obj: Objective) -> (&'static str, &'static str, &'static str) {
@@ -155,61 +147,10 @@ pub(crate) fn solve_record(
 
 /// Why the engine refuses this instance, as a diagnostic pointing at the model.
 pub(crate) fn refusal_report(src: &SourceFile, inst: &Instance, e: &Refused) -> Report {
-    match e {
-        Refused::Unsupported(u) => unsupported_report(src, inst, u),
-        Refused::RewardingCost {
-            id,
-            option,
-            cost,
-            item,
-            objective,
-            sign,
-        } => {
-            let p = &inst.families.problem;
-            let mut r = Report::error(
-                "E0502",
-                format!("`{objective}` cannot be solved here: option `{option}` has cost {cost}, and `{item}` must be covered at least once"),
-            )
-            .help(format!("with at-least-once items the search stops as soon as every item is covered, so it cannot weigh extra options that only pay; make every cost {sign}, or make the items exactly-once"))
-            .with_source(src);
-            if let Origin::Model { decl, .. } = &p.options[id.index()].origin {
-                r = r.label(*decl, format!("`{option}` comes from this family"));
-            }
-            r
-        }
-        Refused::CostOverflow => Report::error("E0502", e.to_string())
-            .help("scale the costs down")
-            .with_source(src),
-    }
+    crate::session::reports::refusal_report(src, &inst.families.problem, e)
 }
 
-/// A diagnostic for what an engine cannot solve yet; bounds get E0503 and a label on
-/// their item family.
+/// A diagnostic for what an engine cannot solve yet.
 pub(crate) fn unsupported_report(src: &SourceFile, inst: &Instance, u: &Unsupported) -> Report {
-    let Unsupported::Multiplicity { item, bounds } = u else {
-        return Report::error("E0503", u.to_string())
-            .help(u.help())
-            .with_source(src);
-    };
-    let p = &inst.families.problem;
-    let decl = p
-        .items
-        .iter()
-        .find(|i| &i.name == item && matches!(i.kind, ItemKind::Primary { .. }))
-        .and_then(|i| match &i.origin {
-            Origin::Model { decl, .. } => Some(*decl),
-            _ => None,
-        });
-    // Without an objective, Algorithm M solves every interval; only the optimizing
-    // search is limited to exactly once and `1..`.
-    let message = format!(
-        "item `{item}` must be covered {bounds} times, which the optimizing search cannot handle yet"
-    );
-    let mut r = Report::error("E0503", message)
-        .help(u.help())
-        .with_source(src);
-    if let Some(span) = decl {
-        r = r.label(span, "this item family");
-    }
-    r
+    crate::session::reports::unsupported_report(src, &inst.families.problem, u)
 }

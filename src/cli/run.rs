@@ -1,12 +1,10 @@
 //! `dlxc run`, `dlxc check` and `dlxc compile`: a model through the whole pipeline.
 
-use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::Instant;
 
 use serde_json::json;
 
-use crate::check::{Checked, check as check_model};
 use crate::cli::count::{Failed, Whose};
 use crate::cli::records::{DataFile, Next, RecordError};
 use crate::cli::solve::{finish, record_field};
@@ -17,126 +15,31 @@ use crate::cli::{
 use crate::diag::Diagnostics;
 use crate::diag::report::Report;
 use crate::lower::data::{BadRecord, ParamType};
-use crate::lower::eval::Env;
 use crate::lower::value::Value;
 use crate::lower::{Instance, Lowerer, RecordFailure, objective};
-use crate::problem::{OptionId, Origin};
+use crate::problem::OptionId;
 use crate::render::{json as jsonl, option_lines, paint_grid};
+use crate::session::reports::knuth_text;
+use crate::session::{Front, record_layout};
 use crate::solve::{End, Flow, Optimizer, SearchConfig, Solver};
-use crate::source::{SourceFile, Span};
-use crate::syntax::ast::{Decl, ExprKind, Model};
-use crate::syntax::{parse, parse_expr};
-
-/// A parsed and checked model.
-struct Front {
-    src: SourceFile,
-    model: Model,
-    checked: Checked,
-}
+use crate::source::SourceFile;
 
 fn front(o: &mut Out<'_>, args: &ModelArgs) -> Option<Front> {
     let src = read_source(o, Some(&args.model))?;
-    let model = match parse(&src) {
-        Ok(m) => m,
+    match Front::load(src) {
+        Ok(f) => {
+            report(o, &f.checked.warnings);
+            Some(f)
+        }
         Err(d) => {
             report(o, &d);
-            return None;
+            None
         }
-    };
-    let checked = match check_model(&model, &src) {
-        Ok(c) => c,
-        Err(d) => {
-            report(o, &d);
-            return None;
-        }
-    };
-    report(o, &checked.warnings);
-    Some(Front {
-        src,
-        model,
-        checked,
-    })
-}
-
-/// Parses the `-p name=value` settings. A value is a literal of the language; a bare
-/// word for a string parameter (`-p alphabet=ABCDEFGHIJKLMNOP`) is taken as the string.
-fn overrides(model: &Model, params: &[String]) -> Result<HashMap<String, Value>, Diagnostics> {
-    let mut out = HashMap::new();
-    let mut errors = Diagnostics::new();
-    let empty = Model {
-        decls: Vec::new(),
-        span: Span::default(),
-    };
-    for setting in params {
-        let Some((name, text)) = setting.split_once('=') else {
-            errors.push(
-                Report::error("E0602", format!("`-p {setting}` has no value")).help(format!(
-                    "write `-p {setting}=VALUE`, for example `-p n=4` or `-p 'missing={{3,12}}'`"
-                )),
-            );
-            continue;
-        };
-        let name = name.trim();
-        let takes_string = model.decls.iter().any(|d| match d {
-            Decl::Param(p) if p.name.name == name => {
-                p.ty.as_ref().is_some_and(|t| t.name.name == "str")
-                    || p.default
-                        .as_ref()
-                        .is_some_and(|e| matches!(e.kind, ExprKind::Str(_)))
-            }
-            _ => false,
-        });
-        let src = SourceFile::new(format!("-p {name}"), text);
-        let value = parse_expr(&src).and_then(|e| {
-            let mut env = Env::new(&empty, &src, HashMap::new());
-            env.eval(&e)
-                .map_err(|r| Diagnostics::from(r as crate::diag::Diag))
-        });
-        match value {
-            Ok(v) => {
-                out.insert(name.to_string(), v);
-            }
-            Err(_) if takes_string && !text.is_empty() && !text.contains(['"', '{', '[', '(']) => {
-                out.insert(name.to_string(), Value::str(text));
-            }
-            Err(d) => {
-                let why = d
-                    .iter()
-                    .next()
-                    .map_or_else(|| "not a literal".to_string(), |e| e.to_string());
-                errors.push(
-                    Report::error("E0602", format!("the value of `-p {name}` is not a literal of the language"))
-                        .label(Span::new(0, text.len()), why)
-                        .help("write a literal: an integer (`4`), a string (`'\"ABC\"'`), a set (`'{3,12}'`), a list (`'[1,2]'`)")
-                        .with_source(&src),
-                );
-            }
-        }
-    }
-    if errors.has_errors() {
-        Err(errors)
-    } else {
-        Ok(out)
     }
 }
 
 fn lowerer<'m>(o: &mut Out<'_>, f: &'m Front, args: &ModelArgs) -> Option<Lowerer<'m>> {
-    let params = match overrides(&f.model, &args.params) {
-        Ok(p) => p,
-        Err(d) => {
-            report(o, &d);
-            return None;
-        }
-    };
-    let depends = |i: usize, p: usize| f.checked.depends_on(i, &[p]);
-    match Lowerer::new(
-        &f.model,
-        &f.src,
-        &depends,
-        params,
-        args.data.is_some(),
-        args.max_size,
-    ) {
+    match f.lowerer(&args.params, args.data.is_some(), args.max_size) {
         Ok(mut l) => {
             let w = l.take_warnings();
             report(o, &w);
@@ -279,38 +182,13 @@ impl Instances {
     }
 }
 
-fn record_layout(ty: &ParamType) -> String {
-    match ty {
-        ParamType::Grid(Some((r, c))) => format!(
-            "{r} lines of {c} characters, or one line of {} characters",
-            r * c
-        ),
-        ParamType::Grid(None) => "a block of lines, blocks separated by blank lines".into(),
-        ParamType::Ints => "whitespace-separated integers, records separated by blank lines".into(),
-        other => format!("one line holding a `{}`", other.written()),
-    }
-}
-
 /// Reports two forced options that share an item.
 pub(crate) fn clash_report(
     src: &SourceFile,
     inst: &Instance,
     clash: &crate::solve::Clash,
 ) -> Report {
-    let p = &inst.families.problem;
-    let a = p.option_label(clash.first);
-    let b = p.option_label(clash.second);
-    let item = &p.item(clash.item).name;
-    let what = clash.describe(&format!("`{a}`"), &format!("`{b}`"), &format!("`{item}`"));
-    let mut r = Report::error("E0404", what)
-        .help("the forced options contradict each other, so this instance has no solution; check the clues or the pieces already placed")
-        .with_source(src);
-    for (id, text) in [(clash.first, a), (clash.second, b)] {
-        if let Origin::Model { decl, .. } = &p.option(id).origin {
-            r = r.secondary(*decl, format!("`{text}` comes from this family"));
-        }
-    }
-    r
+    crate::session::reports::clash_report(src, &inst.families.problem, clash)
 }
 
 /// Whether Ctrl-C was pressed.
@@ -688,7 +566,7 @@ pub(crate) fn first_instance(
     args: &ModelArgs,
 ) -> Option<(SourceFile, Instance, Option<crate::solve::Objective>)> {
     let f = front(o, args)?;
-    let goal = objective(&f.model).map(super::optimize::engine_objective);
+    let goal = f.objective();
     let mut lowerer = lowerer(o, &f, args)?;
     let mut instances = Instances::open(o, args, &lowerer)?;
     let value = match instances.next(o) {
@@ -712,33 +590,22 @@ pub(crate) fn first_instance(
 }
 
 fn emit_knuth(o: &mut Out<'_>, inst: &Instance) -> u8 {
-    let p = &inst.families.problem;
-    let mut text = String::new();
-    match crate::format::knuth::write(p, &mut text) {
-        Ok(report) => {
-            for note in report.notes() {
+    match knuth_text(&inst.families.problem, &inst.forced) {
+        Ok(k) => {
+            for note in k.report.notes() {
                 o.note(&format!("note: {note}"));
             }
+            if !inst.forced.is_empty() {
+                o.note("note: forced options are not part of Knuth's format; they are listed in the comment at the top");
+            }
+            o.text(&k.text);
+            EXIT_SOLVED
         }
-        Err(e) => {
-            let r = Report::error(
-                "E0504", e.to_string()).help(
-                "Knuth's format cannot hold this problem; `dlxc compile --emit json` writes every problem, and `dlxc run` solves it directly",
-            );
-            report(o, &Diagnostics::from(Box::new(r) as crate::diag::Diag));
-            return EXIT_BAD_INPUT;
+        Err(r) => {
+            report(o, &Diagnostics::from(r as crate::diag::Diag));
+            EXIT_BAD_INPUT
         }
     }
-    if !inst.forced.is_empty() {
-        o.note("note: forced options are not part of Knuth's format; they are listed in the comment at the top");
-        let mut head = String::from("| forced options:\n");
-        for &id in &inst.forced {
-            head.push_str(&format!("|   {}\n", p.option_label(id)));
-        }
-        text.insert_str(0, &head);
-    }
-    o.text(&text);
-    EXIT_SOLVED
 }
 
 fn problem_json(inst: &Instance) -> serde_json::Value {

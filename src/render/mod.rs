@@ -4,7 +4,7 @@
 
 pub mod json;
 
-use crate::lower::family::Families;
+use crate::lower::family::{Families, PaintCell};
 use crate::problem::{OptionId, Problem};
 
 /// What an unpainted hole of a painted grid shows.
@@ -19,18 +19,23 @@ pub const FILL: &str = ".";
 /// painted text is one character the cells are written side by side (`534678912`);
 /// otherwise they are right-aligned to the widest text and separated by spaces.
 pub fn paint_grid(families: &Families, chosen: &[OptionId]) -> Option<Vec<String>> {
-    let painted = |id: &OptionId| {
-        families
-            .paints
-            .get(id.index())
-            .map_or(&[][..], Vec::as_slice)
-    };
+    paint(&families.paints, &families.canvas, chosen)
+}
+
+/// [`paint_grid`] from its two parts: the cells each option paints (by option id) and
+/// the canvas. For callers that keep these without the rest of the families (whose
+/// index of values cannot leave its thread).
+pub fn paint(
+    paints: &[Vec<PaintCell>],
+    canvas: &[PaintCell],
+    chosen: &[OptionId],
+) -> Option<Vec<String>> {
+    let painted = |id: &OptionId| paints.get(id.index()).map_or(&[][..], Vec::as_slice);
     // Later cells paint over earlier ones: the canvas first, then the options in order.
     // Sorting by (row, column, order painted) keeps that order among cells painted at
     // one place; the order makes every key distinct, so an unstable sort (no scratch
     // buffer) gives the same result as a stable one.
-    let mut cells: Vec<(i64, i64, usize, &str)> = families
-        .canvas
+    let mut cells: Vec<(i64, i64, usize, &str)> = canvas
         .iter()
         .chain(chosen.iter().flat_map(painted))
         .enumerate()
@@ -91,7 +96,6 @@ pub fn option_lines(problem: &Problem, chosen: &[OptionId]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lower::family::PaintCell;
 
     fn fam(paints: Vec<Vec<(i64, i64, &str)>>) -> Families {
         Families {

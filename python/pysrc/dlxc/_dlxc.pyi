@@ -1,0 +1,96 @@
+"""Type stubs of the extension module (see the docstrings of :mod:`dlxc`)."""
+
+from os import PathLike
+from typing import Any, Iterator, List, Mapping, Optional, Tuple, Union
+
+__version__: str
+
+_Params = Optional[Mapping[str, Any]]
+_Path = Union[str, PathLike[str]]
+
+class ModelError(Exception):
+    """A model, its parameters or a data record is wrong, or the engine refuses it."""
+    codes: List[str]
+    report: str
+    diagnostics: List[Diag]
+
+class LimitReached(Exception):
+    """A time or node limit cut a search short."""
+    count: int
+    nodes: int
+    limit: str
+
+class Span:
+    start: int
+    end: int
+    line: int
+    col: int
+    label: Optional[str]
+    primary: bool
+
+class Diag:
+    code: Optional[str]
+    severity: str
+    message: str
+    help: Optional[str]
+    source: Optional[str]
+    spans: List[Span]
+    report: str
+
+class Solution:
+    options: List[str]
+    ids: List[int]
+    grid: Optional[List[str]]
+    def __init__(self, options: List[str], ids: List[int], grid: Optional[List[str]]) -> None: ...
+    def __len__(self) -> int: ...
+
+class Solutions(Iterator[Solution]):
+    complete: Optional[bool]
+    def __iter__(self) -> Solutions: ...
+    def __next__(self) -> Solution: ...
+    def close(self) -> None: ...
+
+class Optimum:
+    value: Optional[int]
+    optimal: bool
+    solution: Optional[Solution]
+    objective: str
+
+class Shard:
+    parts: List[List[int]]
+    model: Model
+    def count(self, threads: Optional[int] = 1, *, time_limit: Optional[float] = None,
+              node_limit: Optional[int] = None) -> int: ...
+    def solutions(self, limit: Optional[int] = None, *, time_limit: Optional[float] = None,
+                  node_limit: Optional[int] = None) -> Solutions: ...
+    def split(self, n: int) -> List[Shard]: ...
+    def __len__(self) -> int: ...
+
+class Model:
+    text: str
+    name: str
+    params: dict
+    record: Optional[Tuple[int, int]]
+    items: List[str]
+    options: List[str]
+    forced: List[int]
+    objective: Optional[str]
+    warnings: List[Diag]
+    def __init__(self, text: str, params: _Params = None, name: Optional[str] = None, *,
+                 for_records: bool = False) -> None: ...
+    @staticmethod
+    def from_file(path: _Path, params: _Params = None, *, for_records: bool = False) -> Model: ...
+    def to_knuth(self) -> str: ...
+    def solutions(self, limit: Optional[int] = None, *, time_limit: Optional[float] = None,
+                  node_limit: Optional[int] = None) -> Solutions: ...
+    def count(self, threads: Optional[int] = None, *, time_limit: Optional[float] = None,
+              node_limit: Optional[int] = None) -> int: ...
+    def optimize(self, *, time_limit: Optional[float] = None,
+                 node_limit: Optional[int] = None) -> Optimum: ...
+    def parts(self, n: int) -> List[Shard]: ...
+    def shards(self, n: int) -> List[Shard]: ...
+    def records(self, path: _Path) -> Iterator[Any]: ...
+    def _shard(self, parts: List[List[int]]) -> Shard: ...
+    @staticmethod
+    def _restore(text: str, name: str, params: List[Tuple[str, str]],
+                 record: Optional[Tuple[int, int, str]] = None) -> Model: ...

@@ -1,0 +1,265 @@
+"""The Python API against the command line on the shipped models: the same counts,
+solutions, diagnostics, records and Knuth text."""
+
+from __future__ import annotations
+
+import _thread
+import os
+import pickle
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import dlxc
+from conftest import ROOT, cli, params_args, published
+
+# Models without an objective, with settings that keep each count under a second.
+COUNTED = [
+    ("queens.dlx", {"n": "8"}),
+    ("langford.dlx", {"n": "7"}),
+    ("pentomino.dlx", {"rows": "3", "cols": "20"}),
+    ("exact-cover.dlx", {}),
+    ("graph-coloring.dlx", {}),
+    ("crossword.dlx", {}),
+    ("star-battle.dlx", {}),
+    ("pearl.dlx", {}),
+    ("sudoku.dlx", {}),
+]
+
+
+def load(name: str, params: dict) -> dlxc.Model:
+    return dlxc.Model.from_file(f"examples/{name}", params=params)
+
+
+@pytest.mark.parametrize("name,params", COUNTED)
+def test_counts_are_the_command_lines(name: str, params: dict) -> None:
+    code, out, _ = cli("run", f"examples/{name}", "--count", *params_args(params))
+    assert code in (0, 1)
+    model = load(name, params)
+    assert model.count() == int(out)
+    assert model.count(threads=1) == int(out)
+
+
+@pytest.mark.parametrize("name,params", COUNTED)
+def test_solutions_print_as_the_command_line_prints_them(name: str, params: dict) -> None:
+    code, out, _ = cli("run", f"examples/{name}", "--limit", "5", *params_args(params))
+    model = load(name, params)
+    found = [str(s) for s in model.solutions(limit=5)]
+    assert code in (0, 1) and (found or out == "No solution\n")
+    expected = out if found else ""
+    assert ("\n\n".join(found) + "\n" if found else "") == expected
+
+
+def test_published_counts() -> None:
+    queens = dlxc.Model.from_file("examples/queens.dlx", params={"n": 12})
+    assert queens.count() == published("queens_12.dlx")
+    pento = dlxc.Model.from_file("examples/pentomino.dlx", params={"break_symmetry": True})
+    assert pento.count() == published("pento_6x10.dlx")
+
+
+def test_solution_parts() -> None:
+    model = dlxc.Model.from_file("examples/queens.dlx", params={"n": 6})
+    sols = list(model.solutions())
+    assert len(sols) == 4
+    for s in sols:
+        assert len(s.options) == 6 and s.grid is not None and len(s.grid) == 6
+        assert sorted(model.options[i] for i in s.ids) == sorted(s.options)
+    names = dlxc.Model.from_file("examples/exact-cover.dlx")
+    (only,) = list(names.solutions())
+    assert only.grid is None and str(only) == "\n".join(only.options)
+
+
+def test_params_from_python_values_mean_what_the_command_line_means() -> None:
+    hole = {(3, 3), (3, 4), (4, 3), (4, 4)}
+    settings = {"rows": 8, "cols": 8, "hole": hole, "break_symmetry": True}
+    model = dlxc.Model.from_file("examples/pentomino.dlx", params=settings)
+    _, out, _ = cli("run", "examples/pentomino.dlx", "--count", "-p", "rows=8", "-p",
+                    "cols=8", "-p", "hole={(3,3),(3,4),(4,3),(4,4)}", "-p",
+                    "break_symmetry=true")
+    assert model.count() == int(out)
+    colors = dlxc.Model.from_file("examples/graph-coloring.dlx", params={"colors": [1, 2, 3, 4]})
+    _, out, _ = cli("run", "examples/graph-coloring.dlx", "--count", "-p", "colors=[1, 2, 3, 4]")
+    assert colors.count() == int(out)
+    with pytest.raises(TypeError):
+        dlxc.Model.from_file("examples/queens.dlx", params={"n": 2.5})
+
+
+def check_cases():
+    for path in sorted((ROOT / "tests" / "ui" / "check").glob("*.dlx")):
+        if not path.read_text(errors="replace").startswith("# args:"):
+            yield path.relative_to(ROOT).as_posix()
+
+
+@pytest.mark.parametrize("path", list(check_cases()))
+def test_diagnostics_are_the_command_lines(path: str) -> None:
+    code, _, stderr = cli("check", path)
+    if code == 0:
+        model = dlxc.Model.from_file(path)
+        assert "".join(w.report if w.report.endswith("\n") else w.report + "\n"
+                       for w in model.warnings) == stderr
+        return
+    with pytest.raises(dlxc.ModelError) as info:
+        dlxc.Model.from_file(path)
+    err = info.value
+    assert err.report == stderr
+    assert err.codes and all(f"dlx::{c}" in stderr for c in err.codes)
+    assert Path(path).stem.split("-")[0] in err.codes
+    for d in err.diagnostics:
+        for span in d.spans:
+            assert 0 <= span.start <= span.end and span.line >= 1 and span.col >= 1
+
+
+def test_spans_are_byte_offsets_with_lines_and_columns() -> None:
+    text = "item a\noption o covers b\n"
+    with pytest.raises(dlxc.ModelError) as info:
+        dlxc.Model(text, name="bad.dlx")
+    (d,) = info.value.diagnostics
+    (span,) = d.spans
+    assert text[span.start:span.end] == "b"
+    assert (span.line, span.col) == (2, 17)
+    assert "bad.dlx:2:17" in info.value.report
+
+
+def test_bad_params_are_diagnosed_as_on_the_command_line() -> None:
+    code, _, stderr = cli("check", "examples/queens.dlx", "-p", "m=3")
+    assert code == 2
+    with pytest.raises(dlxc.ModelError) as info:
+        dlxc.Model.from_file("examples/queens.dlx", params={"m": 3})
+    assert info.value.report == stderr and info.value.codes == ["E0604"]
+
+
+def test_knuth_text_is_the_command_lines() -> None:
+    for name, params in [("queens.dlx", {"n": "5"}), ("sudoku.dlx", {})]:
+        _, out, _ = cli("compile", f"examples/{name}", "--emit", "knuth", *params_args(params))
+        model = load(name, params)
+        assert model.to_knuth() == out
+        assert model.to_knuth().count("\n") > len(model.options) // 2
+    queens = load("queens.dlx", {"n": "5"})
+    assert len(queens.items) == 5 + 5 + 9 + 9 and len(queens.options) == 25
+
+
+def test_optimum_is_the_command_lines() -> None:
+    code, out, _ = cli("run", "examples/matchsticks.dlx", "--data",
+                       "examples/data/matchsticks.txt", "--value")
+    model = dlxc.Model.from_file("examples/matchsticks.dlx")
+    values = []
+    for rec in model.records("examples/data/matchsticks.txt"):
+        best = rec.optimize()
+        assert best.optimal
+        values.append(str(best.value))
+        if best.solution is not None:
+            assert len(best.solution.options) == best.value
+    assert values == out.split()
+    with pytest.raises(ValueError):
+        dlxc.Model.from_file("examples/queens.dlx").optimize()
+
+
+def test_records_count_as_on_the_command_line() -> None:
+    for name, data in [("pearl.dlx", "pearl.txt"), ("pearl.dlx", "pearl-empty.txt")]:
+        code, out, stderr = cli("run", f"examples/{name}", "--data", f"examples/data/{data}",
+                                "--count")
+        model = dlxc.Model.from_file(f"examples/{name}")
+        recs = list(model.records(f"examples/data/{data}"))
+        # A record that does not compile prints 0 on the command line, with its
+        # diagnostic on stderr; here it carries the diagnostic.
+        counts = [str(r.count()) if r.error is None or r.unsolvable else "0" for r in recs]
+        assert counts == out.split()
+        for r in recs:
+            if r.error is not None:
+                assert code == 2 or r.unsolvable
+                assert all(f"dlx::{c}" in stderr for c in r.error.codes)
+        assert [r.index for r in recs] == list(range(len(recs)))
+        assert all(r.model is None or r.model.record[0] == r.index for r in recs)
+
+
+def test_sudoku_records_give_the_command_lines_grids() -> None:
+    params = {"n": "4", "alphabet": "ABCDEFGHIJKLMNOP"}
+    _, out, _ = cli("run", "examples/sudoku.dlx", "--data", "examples/data/sudoku16-spoj.txt",
+                    *params_args(params))
+    # The defaults are a 9x9 puzzle, which does not fit n = 4: only records compile.
+    with pytest.raises(dlxc.ModelError):
+        dlxc.Model.from_file("examples/sudoku.dlx", params=params)
+    model = dlxc.Model.from_file("examples/sudoku.dlx", params=params, for_records=True)
+    with pytest.raises(dlxc.ModelError):
+        model.count()
+    blocks = []
+    for rec in model.records("examples/data/sudoku16-spoj.txt"):
+        blocks.append("\n".join(str(s) for s in rec.solutions()))
+    assert "".join(b + "\n\n" for b in blocks) == out
+
+
+def os_threads() -> int:
+    """Threads of this process, the extension's search threads included (Linux)."""
+    return len(os.listdir(f"/proc/{os.getpid()}/task"))
+
+
+def test_iterators_are_lazy_and_stop_when_dropped() -> None:
+    threads_before = os_threads()
+    started = time.monotonic()
+    huge = dlxc.Model.from_file("examples/queens.dlx", params={"n": 30})
+    it = huge.solutions()
+    first = next(it)
+    assert len(first.options) == 30
+    empty16 = dlxc.Model.from_file("examples/sudoku.dlx", params={
+        "n": 4, "alphabet": "ABCDEFGHIJKLMNOP", "puzzle": "\n".join(["." * 16] * 16)})
+    assert len(next(iter(empty16.solutions())).grid) == 16
+    assert time.monotonic() - started < 5
+    it.close()
+    assert list(it) == [] and it.complete is False
+    finished = dlxc.Model.from_file("examples/queens.dlx", params={"n": 6}).solutions()
+    assert len(list(finished)) == 4 and finished.complete is True
+    # A closed or dropped iterator's thread stops: abandoned searches of a tree far
+    # too large to finish leave no thread behind.
+    for _ in range(20):
+        next(iter(huge.solutions()))
+    deadline = time.monotonic() + 5
+    while os_threads() > threads_before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert os_threads() <= threads_before
+
+
+def test_ctrl_c_interrupts_a_count() -> None:
+    model = dlxc.Model.from_file("examples/queens.dlx", params={"n": 24})
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        model.count(threads=1)
+    assert time.monotonic() - started < 10
+    timer.join()
+
+
+def test_limits_raise_limit_reached_with_a_lower_bound() -> None:
+    model = dlxc.Model.from_file("examples/queens.dlx", params={"n": 12})
+    with pytest.raises(dlxc.LimitReached) as info:
+        model.count(threads=1, node_limit=1000)
+    assert info.value.limit == "nodes" and 0 <= info.value.count < model.count()
+
+
+def test_shards_add_up_and_pickle() -> None:
+    model = dlxc.Model.from_file("examples/langford.dlx", params={"n": 8})
+    total = model.count()
+    shards = model.shards(5)
+    assert len(shards) == 5
+    assert sum(s.count() for s in shards) == total
+    again = [pickle.loads(pickle.dumps(s)) for s in shards]
+    assert [s.parts for s in again] == [s.parts for s in shards]
+    assert sum(s.count() for s in again) == total
+    assert sum(len(list(s.solutions())) for s in again) == total
+    parts = model.parts(16)
+    assert len(parts) >= 16 and sum(p.count() for p in parts) == total
+    children = parts[0].split(4)
+    assert sum(c.count() for c in children) == parts[0].count()
+    assert pickle.loads(pickle.dumps(model)).count() == total
+    assert model.shards(3)[0].parts == model.shards(3)[0].parts
+
+
+def test_a_clash_of_forced_options_is_e0404() -> None:
+    text = ("item a\nitem b\noption x covers a, b\noption y covers a\noption z covers b\n"
+            "force x\nforce y\n")
+    model = dlxc.Model(text, name="clash.dlx")
+    with pytest.raises(dlxc.ModelError) as info:
+        model.count()
+    assert info.value.codes == ["E0404"]

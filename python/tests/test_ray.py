@@ -1,0 +1,80 @@
+"""Counting on a local Ray cluster of several nodes: exact counts, also when a worker
+process is killed while tasks run."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+import dlxc
+import dlxc.ray as dray
+from conftest import cli, published
+
+ray = pytest.importorskip("ray", reason="dlxc.ray needs ray (pip install ray)")
+from ray.cluster_utils import Cluster  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    # Two nodes of one CPU each on this machine: tasks go to both.
+    c = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
+    c.add_node(num_cpus=1)
+    ray.init(address=c.address, log_to_driver=False)
+    c.wait_for_nodes()
+    yield c
+    ray.shutdown()
+    c.shutdown()
+
+
+def test_cluster_counts_are_published_counts(cluster) -> None:
+    assert len([n for n in ray.nodes() if n["Alive"]]) >= 2
+    queens = dlxc.Model.from_file("examples/queens.dlx", params={"n": 13})
+    assert dray.count(queens, task_seconds=0.5) == published("queens_13.dlx")
+    pento = dlxc.Model.from_file("examples/pentomino.dlx")
+    # Short tasks, so parts time out and come back split.
+    assert dray.count(pento, parts=4, task_seconds=0.5, progress=True) == \
+        published("pento_6x10_raw.dlx")
+    langford = dlxc.Model.from_file("examples/langford.dlx", params={"n": 12})
+    _, out, _ = cli("run", "examples/langford.dlx", "-p", "n=12", "--count")
+    assert dray.count(langford, task_seconds=0.5) == int(out)
+
+
+def test_cluster_solutions_are_the_models(cluster) -> None:
+    model = dlxc.Model.from_file("examples/queens.dlx", params={"n": 8})
+    found = list(dray.solutions(model, task_seconds=0.5))
+    assert sorted(str(s) for s in found) == sorted(str(s) for s in model.solutions())
+    assert len(list(dray.solutions(model, limit=5))) == 5
+
+
+@ray.remote(num_cpus=1)
+def _pid() -> int:
+    time.sleep(0.5)
+    return os.getpid()
+
+
+def test_a_killed_worker_costs_nothing_and_counts_nothing_twice(cluster) -> None:
+    pento = dlxc.Model.from_file("examples/pentomino.dlx")
+    pids = set(ray.get([_pid.remote() for _ in range(4)]))
+    killed = []
+
+    def kill_one() -> None:
+        # Once the count's tasks run on the workers, kill one of them outright.
+        time.sleep(2.0)
+        for pid in sorted(pids):
+            try:
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+                return
+            except ProcessLookupError:
+                continue
+
+    killer = threading.Thread(target=kill_one)
+    killer.start()
+    total = dray.count(pento, parts=8, task_seconds=1.0, max_retries=5)
+    killer.join()
+    assert killed, "no worker was there to kill"
+    assert total == published("pento_6x10_raw.dlx")

@@ -1,0 +1,115 @@
+//! The diagnostics of an instance that compiled but that an engine or a writer cannot
+//! take: forced options that clash (E0404), a problem the engine refuses (E0502,
+//! E0503), a problem Knuth's format cannot hold (E0504). Each points back at the model
+//! where the problem's origins allow it.
+
+use crate::diag::report::Report;
+use crate::format::knuth::{self, WriteReport};
+use crate::problem::{ItemKind, OptionId, Origin, Problem};
+use crate::solve::{Clash, Refused, Unsupported};
+use crate::source::SourceFile;
+
+/// Reports two forced options that share an item.
+pub fn clash_report(src: &SourceFile, p: &Problem, clash: &Clash) -> Report {
+    let a = p.option_label(clash.first);
+    let b = p.option_label(clash.second);
+    let item = &p.item(clash.item).name;
+    let what = clash.describe(&format!("`{a}`"), &format!("`{b}`"), &format!("`{item}`"));
+    let mut r = Report::error("E0404", what)
+        .help("the forced options contradict each other, so this instance has no solution; check the clues or the pieces already placed")
+        .with_source(src);
+    for (id, text) in [(clash.first, a), (clash.second, b)] {
+        if let Origin::Model { decl, .. } = &p.option(id).origin {
+            r = r.secondary(*decl, format!("`{text}` comes from this family"));
+        }
+    }
+    r
+}
+
+/// Why the optimizer refuses this problem, as a diagnostic pointing at the model.
+pub fn refusal_report(src: &SourceFile, p: &Problem, e: &Refused) -> Report {
+    match e {
+        Refused::Unsupported(u) => unsupported_report(src, p, u),
+        Refused::RewardingCost {
+            id,
+            option,
+            cost,
+            item,
+            objective,
+            sign,
+        } => {
+            let mut r = Report::error(
+                "E0502",
+                format!("`{objective}` cannot be solved here: option `{option}` has cost {cost}, and `{item}` must be covered at least once"),
+            )
+            .help(format!("with at-least-once items the search stops as soon as every item is covered, so it cannot weigh extra options that only pay; make every cost {sign}, or make the items exactly-once"))
+            .with_source(src);
+            if let Origin::Model { decl, .. } = &p.options[id.index()].origin {
+                r = r.label(*decl, format!("`{option}` comes from this family"));
+            }
+            r
+        }
+        Refused::CostOverflow => Report::error("E0502", e.to_string())
+            .help("scale the costs down")
+            .with_source(src),
+    }
+}
+
+/// A diagnostic for what an engine cannot solve yet; bounds get E0503 and a label on
+/// their item family.
+pub fn unsupported_report(src: &SourceFile, p: &Problem, u: &Unsupported) -> Report {
+    let Unsupported::Multiplicity { item, bounds } = u else {
+        return Report::error("E0503", u.to_string())
+            .help(u.help())
+            .with_source(src);
+    };
+    let decl = p
+        .items
+        .iter()
+        .find(|i| &i.name == item && matches!(i.kind, ItemKind::Primary { .. }))
+        .and_then(|i| match &i.origin {
+            Origin::Model { decl, .. } => Some(*decl),
+            _ => None,
+        });
+    // Without an objective, Algorithm M solves every interval; only the optimizing
+    // search is limited to exactly once and `1..`.
+    let message = format!(
+        "item `{item}` must be covered {bounds} times, which the optimizing search cannot handle yet"
+    );
+    let mut r = Report::error("E0503", message)
+        .help(u.help())
+        .with_source(src);
+    if let Some(span) = decl {
+        r = r.label(span, "this item family");
+    }
+    r
+}
+
+/// A lowered instance in Knuth's format, as `dlxc compile --emit knuth` writes it.
+#[derive(Clone, Debug)]
+pub struct KnuthText {
+    /// The text: the forced options in a comment at the top (the format has no place
+    /// for them), then the items line and the options.
+    pub text: String,
+    /// What the writer renamed or left out.
+    pub report: WriteReport,
+}
+
+/// Writes `p` in Knuth's format with the `forced` options listed in a leading comment,
+/// or the E0504 diagnostic of a problem the format cannot hold.
+pub fn knuth_text(p: &Problem, forced: &[OptionId]) -> Result<KnuthText, Box<Report>> {
+    let mut text = String::new();
+    let report = knuth::write(p, &mut text).map_err(|e| {
+        Box::new(Report::error("E0504", e.to_string()).help(
+            "Knuth's format cannot hold this problem; `dlxc compile --emit json` writes every problem, and `dlxc run` solves it directly",
+        ))
+    })?;
+    if !forced.is_empty() {
+        let mut head = String::from("| forced options:\n");
+        for &id in forced {
+            head.push_str(&format!("|   {}\n", p.option_label(id)));
+        }
+        text.insert_str(0, &head);
+    }
+    Ok(KnuthText { text, report })
+}

@@ -112,6 +112,64 @@ fn every_thread_count_gives_the_sequential_count() {
     assert!(nonzero > 150, "only {nonzero} counts were not zero");
 }
 
+/// Every solution, as sorted lists of option numbers, in the order found.
+fn listed(p: &Problem, threads: usize, max: Option<u128>) -> (Vec<Vec<u32>>, dlxc::solve::Outcome) {
+    let mut solver = Solver::new(p).unwrap();
+    let config = SearchConfig {
+        max_solutions: max,
+        ..SearchConfig::default()
+    };
+    let mut found = Vec::new();
+    let out = parallel::search_tuned(&mut solver, &[], &config, threads, 0, 0, &mut |s| {
+        let mut v: Vec<u32> = s.iter().map(|o| o.0).collect();
+        v.sort_unstable();
+        found.push(v);
+        Flow::Continue
+    })
+    .unwrap();
+    (found, out)
+}
+
+#[test]
+fn every_thread_count_lists_each_solution_once() {
+    let mut listed_some = 0;
+    for seed in 0..300u64 {
+        let p = random_problem(seed);
+        let (mut want, _) = listed(&p, 1, None);
+        want.sort();
+        listed_some += usize::from(want.len() > 1);
+        for threads in [2, 3, 8] {
+            let (mut got, out) = listed(&p, threads, None);
+            assert_eq!(out.stats.solutions, got.len() as u128, "seed {seed}");
+            assert_eq!(out.end, End::Exhausted, "seed {seed}");
+            got.sort();
+            assert_eq!(got, want, "seed {seed}, {threads} threads");
+            // A limit shows exactly that many, each a solution, none twice.
+            if want.len() > 1 {
+                let k = want.len() as u128 / 2;
+                let (mut some, out) = listed(&p, threads, Some(k));
+                assert_eq!(
+                    (some.len() as u128, out.stats.solutions),
+                    (k, k),
+                    "seed {seed}"
+                );
+                assert_eq!(out.end, End::Stopped);
+                some.sort();
+                some.dedup();
+                assert_eq!(some.len() as u128, k, "seed {seed}: a solution twice");
+                assert!(
+                    some.iter().all(|s| want.binary_search(s).is_ok()),
+                    "seed {seed}"
+                );
+            }
+        }
+    }
+    assert!(
+        listed_some > 80,
+        "only {listed_some} problems had several solutions"
+    );
+}
+
 #[test]
 fn every_shard_split_adds_up_to_the_whole() {
     let mut split_problems = 0;
@@ -217,7 +275,10 @@ fn the_frontier_at_a_checkpoint_completes_the_count() {
             checkpoints += watch.checkpoints;
         }
     }
-    assert!(checkpoints >= 10, "only {checkpoints} checkpoints were taken");
+    assert!(
+        checkpoints >= 10,
+        "only {checkpoints} checkpoints were taken"
+    );
 }
 
 #[test]

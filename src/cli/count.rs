@@ -171,7 +171,11 @@ pub(crate) fn count(
             (parts, None)
         }
     };
+    // The share of the tree this count covers: all of it, or a shard's parts.
+    let whole = parts.iter().map(|p| p.weight).sum::<f64>()
+        + before.as_ref().map_or(0.0, |b| b.counted_share);
     let mut watch = CountWatch {
+        whole: if whole > 0.0 { whole } else { 1.0 },
         meter: Meter::new(s.progress),
         identity: &identity,
         path: s.checkpoint.as_deref(),
@@ -227,6 +231,9 @@ pub(crate) fn refuse(o: &mut Out<'_>, what: &str, why: &str, help: &str) {
 
 /// Watches a pooled count: the progress line, and checkpoints every `every`.
 struct CountWatch<'a> {
+    /// The weight of the tree this count covers (less than 1 for a shard), so that
+    /// progress goes to 100%.
+    whole: f64,
     meter: Meter,
     identity: &'a checkpoint::Identity,
     path: Option<&'a Path>,
@@ -266,6 +273,7 @@ impl Watch for CountWatch<'_> {
             p.explored += before.counted_share;
             p.solutions += before.counted.stats.solutions;
         }
+        p.explored /= self.whole;
         self.meter.show(&p);
         self.path.is_some() && self.last.elapsed() >= self.every
     }

@@ -361,7 +361,12 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
                             Flow::Continue
                         }
                     };
-                    sv.search(&inst.forced, &config, &mut visit)
+                    let threads = if s.all || s.limit.is_some() {
+                        s.threads
+                    } else {
+                        1
+                    };
+                    crate::solve::parallel::search(sv, &inst.forced, &config, threads, &mut visit)
                         .map(|outcome| (outcome, Vec::new()))
                         .map_err(Failed::Clash)
                 };

@@ -124,10 +124,21 @@ fn exact_cover(
                 Flow::Continue
             }
         };
-        (
-            solver.search(&inst.forced, &config, &mut visit)?,
-            Vec::new(),
-        )
+        // Listing solutions spreads over threads; the first solution alone stays on
+        // one, so that it is the same on every machine.
+        let threads = if s.all || s.limit.is_some() {
+            s.threads
+        } else {
+            1
+        };
+        let found = crate::solve::parallel::search(
+            &mut solver,
+            &inst.forced,
+            &config,
+            threads,
+            &mut visit,
+        )?;
+        (found, Vec::new())
     };
     Ok(finish(
         o,

@@ -11,25 +11,30 @@
 //! can resume.
 //!
 //! Most counts are small (a sudoku's is one, in a hundred nodes), and starting threads
-//! costs more than such a count: so a count first runs on one thread for
-//! [`PROBE_NODES`] nodes, and only a search still running then goes to the pool (its
-//! probe is thrown away). Only dancing cells give work away (the links engines count
-//! on one thread), and only whole counts do: a node limit or `max_solutions` is a
-//! statement about one sequential search, so such counts run on one thread too.
+//! costs more than such a count: so a search first runs on the calling thread for
+//! [`PROBE_NODES`] nodes, and only a search still running then hands its frontier to the
+//! pool. Only dancing cells give work away (the links engines search on one thread),
+//! and a node limit, or a count with `max_solutions`, is a statement about one
+//! sequential search, so those run on one thread too. Searches that show solutions
+//! ([`search`]) show them on the calling thread as the workers find them.
 //!
 //! Shards ([`shard`]) are a fixed split of the tree, the same on every machine: the
 //! frontier expanded breadth first to many parts, dealt round-robin into `n` shards.
 
 use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use super::share::Part;
+use super::share::{Part, Share, Want};
 use super::{Clash, End, Flow, Limit, Outcome, SearchConfig, Solver};
 use crate::problem::OptionId;
 
 pub mod pool;
 
 pub use pool::{Frontier, Progress, Watch};
+
+/// The visitor of a search that shows its solutions.
+type Visit<'a> = &'a mut dyn FnMut(&[OptionId]) -> Flow;
 
 /// Parts per shard the fixed split of [`shard`] aims for, so that a shard is many
 /// small pieces of the tree and not one large one.
@@ -52,8 +57,9 @@ pub fn count(
     count_tuned(solver, forced, config, threads, PROBE_NODES, 1023)
 }
 
-/// [`count`] with a probe of `probe` nodes before the pool starts (0: at once), and
-/// checks every `mask + 1` nodes: tests make work move often on small problems.
+/// [`count`] with a first search of `probe` nodes on the calling thread before the pool
+/// starts (0: at once), and checks every `mask + 1` nodes: tests make work move often
+/// on small problems.
 #[doc(hidden)]
 pub fn count_tuned(
     solver: &mut Solver,
@@ -63,36 +69,120 @@ pub fn count_tuned(
     probe: u64,
     mask: u64,
 ) -> Result<Outcome, Clash> {
-    let sequential = SearchConfig {
+    let counting = SearchConfig {
         count_only: true,
         ..config.clone()
     };
     if threads <= 1 || !pooled(solver, config) {
-        return solver.search(forced, &sequential, &mut |_| Flow::Continue);
+        return solver.search(forced, &counting, &mut |_| Flow::Continue);
     }
+    spread(solver, forced, &counting, threads, probe, mask, None)
+}
+
+/// Searches for the solutions that contain `forced` on `threads` threads, showing each
+/// to `visit` on the calling thread as it is found: in another order than a search on
+/// one thread, but each once. `config.max_solutions` counts the solutions shown. A
+/// search with a node limit, or on an engine that cannot give work away, runs on one
+/// thread.
+pub fn search(
+    solver: &mut Solver,
+    forced: &[OptionId],
+    config: &SearchConfig,
+    threads: usize,
+    visit: &mut dyn FnMut(&[OptionId]) -> Flow,
+) -> Result<Outcome, Clash> {
+    search_tuned(solver, forced, config, threads, PROBE_NODES, 1023, visit)
+}
+
+/// [`search`] with the first search's nodes and the checks' frequency of
+/// [`count_tuned`], for tests.
+#[doc(hidden)]
+pub fn search_tuned(
+    solver: &mut Solver,
+    forced: &[OptionId],
+    config: &SearchConfig,
+    threads: usize,
+    probe: u64,
+    mask: u64,
+    visit: &mut dyn FnMut(&[OptionId]) -> Flow,
+) -> Result<Outcome, Clash> {
+    if threads <= 1 || !solver.can_branch() || config.node_limit.is_some() {
+        return solver.search(forced, config, visit);
+    }
+    spread(solver, forced, config, threads, probe, mask, Some(visit))
+}
+
+/// Searches `probe` nodes on the calling thread; if that does not finish the search,
+/// the frontier it hands back goes to the pool. Nothing is searched twice.
+fn spread(
+    solver: &mut Solver,
+    forced: &[OptionId],
+    config: &SearchConfig,
+    threads: usize,
+    probe: u64,
+    mask: u64,
+    mut visit: Option<Visit<'_>>,
+) -> Result<Outcome, Clash> {
     let start = Instant::now();
-    if probe > 0 {
-        let probing = SearchConfig {
-            node_limit: Some(probe),
-            ..sequential.clone()
-        };
-        let out = solver.search(forced, &probing, &mut |_| Flow::Continue)?;
-        if out.end != End::Cut(Limit::Nodes) {
-            return Ok(out);
-        }
-    }
-    // The probe shows the forced options do not clash, so no part can.
-    let whole = vec![Part {
-        forced: forced.to_vec(),
-        weight: 1.0,
-    }];
-    let config = SearchConfig {
-        time_limit: config.time_limit.map(|t| t.saturating_sub(start.elapsed())),
-        ..sequential
+    let rest = Arc::new(Collect::default());
+    let first = SearchConfig {
+        node_limit: Some(probe),
+        share: Some(rest.clone()),
+        ..config.clone()
     };
-    let mut out = pool::run(solver, whole, &config, threads, mask, &mut pool::Unwatched)?.counted;
-    out.stats.elapsed = start.elapsed();
-    Ok(out)
+    let out = match visit.as_deref_mut() {
+        Some(v) => solver.search(forced, &first, v)?,
+        None => solver.search(forced, &first, &mut |_| Flow::Continue)?,
+    };
+    if out.end != End::Cut(Limit::Nodes) {
+        return Ok(out);
+    }
+    let parts = std::mem::take(&mut *rest.parts.lock().unwrap_or_else(|e| e.into_inner()));
+    let pooled = SearchConfig {
+        time_limit: config.time_limit.map(|t| t.saturating_sub(start.elapsed())),
+        max_solutions: None,
+        ..config.clone()
+    };
+    let emit = visit.map(|visit| pool::Emit {
+        visit,
+        quota: config
+            .max_solutions
+            .map(|m| m.saturating_sub(out.stats.solutions)),
+    });
+    let f = pool::run(
+        solver,
+        parts,
+        &pooled,
+        threads,
+        mask,
+        &mut pool::Unwatched,
+        emit,
+    )?;
+    let mut total = f.counted;
+    total.stats.nodes += out.stats.nodes;
+    total.stats.updates += out.stats.updates;
+    total.stats.solutions += out.stats.solutions;
+    total.stats.elapsed = start.elapsed();
+    Ok(total)
+}
+
+/// Keeps the parts a first search hands back when its node limit cuts it short.
+#[derive(Debug, Default)]
+struct Collect {
+    parts: Mutex<Vec<Part>>,
+}
+
+impl Share for Collect {
+    fn wanted(&self) -> Want {
+        Want::Nothing
+    }
+    fn give(&self, parts: Vec<Part>) {
+        self.parts
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend(parts);
+    }
+    fn report(&self, _: f64, _: u128, _: u64) {}
 }
 
 /// Whether a count with `config` can run in the pool: the engine can give work away,
@@ -120,7 +210,7 @@ pub fn count_parts(
         ..config.clone()
     };
     let mask = watch.check_mask();
-    pool::run(solver, parts, &config, threads, mask, watch)
+    pool::run(solver, parts, &config, threads, mask, watch, None)
 }
 
 /// The frontier under `forced`, expanded breadth first until it has at least `want`
@@ -140,7 +230,10 @@ pub fn split(solver: &mut Solver, forced: &[OptionId], want: usize) -> Result<Ve
         };
         // Only the root can clash: every child is an option alive under its node.
         match solver.branch(&node.forced)? {
+            // A solution, or a dead end: kept whole, so that the parts' weights add up
+            // to the tree's (a dead end is searched in one node).
             None => leaves.push(node),
+            Some(options) if options.is_empty() => leaves.push(node),
             Some(options) => {
                 let weight = node.weight / options.len() as f64;
                 for o in options {
@@ -171,18 +264,27 @@ pub fn shard(
     n: usize,
 ) -> Result<Vec<Part>, Clash> {
     assert!((1..=n).contains(&k), "shard {k}/{n} does not exist");
+    Ok(shards(solver, forced, n)?.swap_remove(k - 1))
+}
+
+/// All `n` shards at once (see [`shard`]): one split instead of `n`.
+pub fn shards(solver: &mut Solver, forced: &[OptionId], n: usize) -> Result<Vec<Vec<Part>>, Clash> {
+    let mut dealt: Vec<Vec<Part>> = vec![Vec::new(); n];
+    if n == 0 {
+        return Ok(dealt);
+    }
     if !solver.can_branch() {
-        let whole = Part {
+        dealt[0].push(Part {
             forced: forced.to_vec(),
             weight: 1.0,
-        };
-        return Ok(if k == 1 { vec![whole] } else { Vec::new() });
+        });
+        return Ok(dealt);
     }
-    let parts = split(solver, forced, n.saturating_mul(PARTS_PER_SHARD))?;
-    Ok(parts
+    for (i, p) in split(solver, forced, n.saturating_mul(PARTS_PER_SHARD))?
         .into_iter()
         .enumerate()
-        .filter(|(i, _)| i % n == k - 1)
-        .map(|(_, p)| p)
-        .collect())
+    {
+        dealt[i % n].push(p);
+    }
+    Ok(dealt)
 }

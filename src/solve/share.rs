@@ -15,9 +15,11 @@
 //!
 //! In both cases what is given away is exact: the parts given and what the search
 //! counted before returning are disjoint and together are its whole part, so counts
-//! stay exact however often work moves. A search cut short by a limit with a share also
-//! gives away its frontier before it returns, so a count stopped by Ctrl-C or a time
-//! limit knows exactly what is left (a checkpoint can resume it).
+//! stay exact however often work moves. A search cut short by a limit (nodes, time,
+//! Ctrl-C) with a share also gives away its frontier before it returns, so a count
+//! stopped by Ctrl-C or a time limit knows exactly what is left (a checkpoint can
+//! resume it), and a short first search on one thread can hand the rest of its tree to
+//! the pool without losing or repeating anything.
 //!
 //! Only the dancing-cells engine gives work away; the links engines ignore a share.
 

@@ -238,6 +238,9 @@ impl Engine {
         'node: loop {
             // Enter a node.
             if stats.nodes >= node_limit {
+                if let Some(share) = &config.share {
+                    self.give_all(&solution[..forced], level, &**share);
+                }
                 end = End::Cut(Limit::Nodes);
                 break;
             }

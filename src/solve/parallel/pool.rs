@@ -10,9 +10,11 @@
 //! the workers, hands the watcher the exact frontier and counts, and lets them go on.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use crate::problem::OptionId;
 use crate::solve::share::{Part, Share, Want};
 use crate::solve::{Clash, End, Flow, Limit, Outcome, SearchConfig, Solver, Stats};
 
@@ -73,6 +75,19 @@ impl Watch for Unwatched {
     }
 }
 
+/// Solutions to show as they are found: the visitor runs on the calling thread, which
+/// receives them from the workers, and stops the whole search when it says so or when
+/// `quota` solutions were shown.
+pub(crate) struct Emit<'a> {
+    pub visit: &'a mut dyn FnMut(&[OptionId]) -> Flow,
+    pub quota: Option<u128>,
+}
+
+/// Batches of solutions in flight from the workers to the visitor, at most.
+const IN_FLIGHT: usize = 64;
+/// Solutions a worker sends at once (fewer at the end of a part).
+const BATCH: usize = 64;
+
 /// What one running part has reported.
 #[derive(Clone, Copy, Debug, Default)]
 struct Running {
@@ -93,6 +108,8 @@ struct State {
     pause: bool,
     finished: bool,
     cut: Option<Limit>,
+    /// The visitor said stop, or its quota is reached.
+    halted: bool,
     /// A part whose forced options clash (only parts read from a file can).
     clash: Option<Clash>,
     counted: Stats,
@@ -178,6 +195,7 @@ pub(crate) fn run(
     threads: usize,
     mask: u64,
     watch: &mut dyn Watch,
+    emit: Option<Emit<'_>>,
 ) -> Result<Frontier, Clash> {
     let start = Instant::now();
     let threads = threads.max(1);
@@ -195,18 +213,31 @@ pub(crate) fn run(
         stopping: AtomicBool::new(false),
         mask,
     });
+    let emit_mode = emit.is_some();
     // Parts are taken from the end: keep the first given first.
     pool.lock().queue.reverse();
+    let (tx, rx) = match emit {
+        Some(_) => {
+            let (tx, rx) = sync_channel(IN_FLIGHT);
+            (Some(tx), Some(rx))
+        }
+        None => (None, None),
+    };
+    let mut shown = 0u128;
     std::thread::scope(|scope| {
         for worker in 0..threads {
             let mut mine = solver.clone();
             let pool = Arc::clone(&pool);
-            scope.spawn(move || work(&mut mine, &pool, worker, config, start));
+            let tx = tx.clone();
+            scope.spawn(move || work(&mut mine, &pool, worker, config, start, tx));
         }
+        // Only the workers hold senders now: the channel closes when they are done.
+        drop(tx);
         // A watcher that panics must not leave the workers waiting for it: stop them,
         // and let the panic go on once they are done.
-        let watched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            watch_over(&pool, threads, watch, start);
+        let watched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match (emit, rx) {
+            (Some(emit), Some(rx)) => shown = emit_over(&pool, &rx, emit, watch, start),
+            _ => watch_over(&pool, threads, watch, start),
         }));
         if let Err(panic) = watched {
             let mut st = pool.lock();
@@ -220,9 +251,59 @@ pub(crate) fn run(
         }
     });
     let st = pool.lock();
-    match st.clash {
-        Some(c) => Err(c),
-        None => Ok(frontier(&st, start)),
+    if let Some(c) = st.clash {
+        return Err(c);
+    }
+    let mut f = frontier(&st, start);
+    if emit_mode {
+        // What was shown, not what the workers found after the visitor stopped.
+        f.counted.stats.solutions = shown;
+        if st.halted {
+            f.counted.end = End::Stopped;
+        }
+    }
+    Ok(f)
+}
+
+/// The calling thread's loop when solutions are shown: each solution received goes to
+/// the visitor; progress ticks between them. Returns how many were shown.
+fn emit_over(
+    pool: &Pool,
+    rx: &Receiver<Vec<Vec<OptionId>>>,
+    emit: Emit<'_>,
+    watch: &mut dyn Watch,
+    start: Instant,
+) -> u128 {
+    let mut shown = 0u128;
+    let mut halted = emit.quota == Some(0);
+    let mut next_tick = Instant::now() + watch.every();
+    loop {
+        let wait = next_tick.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(wait) {
+            Ok(batch) if !halted => {
+                for solution in batch {
+                    shown += 1;
+                    let stop = (emit.visit)(&solution) == Flow::Stop;
+                    if stop || emit.quota.is_some_and(|q| shown >= q) {
+                        halted = true;
+                        let mut st = pool.lock();
+                        st.halted = true;
+                        pool.stopping.store(true, Ordering::Relaxed);
+                        pool.wake.notify_all();
+                        break;
+                    }
+                }
+            }
+            // After a stop, solutions still in flight are dropped, so that no worker
+            // waits on a full channel.
+            Ok(_) => {}
+            Err(RecvTimeoutError::Timeout) => {
+                next_tick = Instant::now() + watch.every();
+                let p = progress(&pool.lock(), start);
+                watch.tick(&p);
+            }
+            Err(RecvTimeoutError::Disconnected) => return shown,
+        }
     }
 }
 
@@ -303,6 +384,7 @@ fn work(
     worker: usize,
     config: &SearchConfig,
     start: Instant,
+    tx: Option<SyncSender<Vec<Vec<OptionId>>>>,
 ) {
     let mut st = pool.lock();
     loop {
@@ -318,7 +400,7 @@ fn work(
         if st.finished {
             break;
         }
-        let stopping = st.cut.is_some() || st.clash.is_some();
+        let stopping = st.cut.is_some() || st.clash.is_some() || st.halted;
         let part = if stopping { None } else { st.queue.pop() };
         let Some(part) = part else {
             if st.running == 0 {
@@ -340,7 +422,7 @@ fn work(
             ..Running::default()
         };
         drop(st);
-        let out = search_part(solver, pool, worker, &part, config, start);
+        let out = search_part(solver, pool, worker, &part, config, start, tx.as_ref());
         st = pool.lock();
         st.running -= 1;
         let out = match out {
@@ -373,9 +455,10 @@ fn search_part(
     part: &Part,
     config: &SearchConfig,
     start: Instant,
+    tx: Option<&SyncSender<Vec<Vec<OptionId>>>>,
 ) -> Result<Outcome, Clash> {
     let mut cfg = config.clone();
-    cfg.count_only = true;
+    cfg.count_only = tx.is_none();
     cfg.share = Some(Arc::new(PartShare {
         pool: Arc::clone(pool),
         worker,
@@ -386,5 +469,27 @@ fn search_part(
         let left = t.saturating_sub(start.elapsed());
         cfg.time_limit = Some(left);
     }
-    solver.search(&part.forced, &cfg, &mut |_| Flow::Continue)
+    // Solutions go to the visitor in batches: one message per solution costs more
+    // than printing it when they come fast.
+    let mut batch = Vec::new();
+    let mut open = true;
+    let out = solver.search(&part.forced, &cfg, &mut |s| {
+        batch.push(s.to_vec());
+        if batch.len() >= BATCH {
+            open = tx.is_some_and(|tx| tx.send(std::mem::take(&mut batch)).is_ok());
+        }
+        // A closed channel or a stop: the visitor wants no more.
+        if open && !pool.stopping.load(Ordering::Relaxed) {
+            Flow::Continue
+        } else {
+            Flow::Stop
+        }
+    });
+    if open
+        && !batch.is_empty()
+        && let Some(tx) = tx
+    {
+        let _ = tx.send(batch);
+    }
+    out
 }

@@ -327,6 +327,69 @@ pub struct Expr {
     pub span: Span,
 }
 
+impl Expr {
+    /// Calls `f` on this expression and every expression inside it, the clauses of
+    /// comprehensions included, outermost first.
+    pub fn walk(&self, f: &mut dyn FnMut(&Expr)) {
+        f(self);
+        let clauses = |cs: &[Clause], f: &mut dyn FnMut(&Expr)| {
+            for c in cs {
+                match c {
+                    Clause::For { iter, .. } => iter.walk(f),
+                    Clause::Let { value, .. } => value.walk(f),
+                    Clause::Where(w) => w.walk(f),
+                }
+            }
+        };
+        match &self.kind {
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Str(_) | ExprKind::Name(_) => {}
+            ExprKind::Tuple(xs) | ExprKind::List(xs) | ExprKind::Set(xs) => {
+                xs.iter().for_each(|x| x.walk(f));
+            }
+            ExprKind::Map(kvs) => kvs.iter().for_each(|(k, v)| {
+                k.walk(f);
+                v.walk(f);
+            }),
+            ExprKind::ListComp { elem, clauses: cs } | ExprKind::SetComp { elem, clauses: cs } => {
+                clauses(cs, f);
+                elem.walk(f);
+            }
+            ExprKind::MapComp {
+                key,
+                value,
+                clauses: cs,
+            } => {
+                clauses(cs, f);
+                key.walk(f);
+                value.walk(f);
+            }
+            ExprKind::Unary { expr, .. } => expr.walk(f),
+            ExprKind::Binary { lhs, rhs, .. } => {
+                lhs.walk(f);
+                rhs.walk(f);
+            }
+            ExprKind::Range { lo, hi, .. } => {
+                lo.walk(f);
+                hi.walk(f);
+            }
+            ExprKind::Call { args, .. } => args.iter().for_each(|x| x.walk(f)),
+            ExprKind::Index { base, index } => {
+                base.walk(f);
+                index.walk(f);
+            }
+            ExprKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                cond.walk(f);
+                then.walk(f);
+                otherwise.walk(f);
+            }
+        }
+    }
+}
+
 /// Unary operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UnaryOp {

@@ -917,6 +917,21 @@ impl<'m> Env<'m> {
                 super::ops::OpErrorKind::Overflow | super::ops::OpErrorKind::DivisionByZero => {
                     format!("{a:#} {} {b:#}", op.symbol())
                 }
+                // A collection is named, not printed: it may be long.
+                super::ops::OpErrorKind::StrInt if matches!(op, BinaryOp::In | BinaryOp::NotIn) => {
+                    format!(
+                        "{a:#} ({}) {} {}",
+                        a.kind().described(),
+                        op.symbol(),
+                        b.kind().described()
+                    )
+                }
+                super::ops::OpErrorKind::StrInt => format!(
+                    "{a:#} ({}) {} {b:#} ({})",
+                    a.kind().described(),
+                    op.symbol(),
+                    b.kind().described()
+                ),
             };
             let r = self.error(err.code, err.message, op_span, label);
             match err.help {

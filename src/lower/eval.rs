@@ -527,6 +527,9 @@ impl<'m> Env<'m> {
                 } else {
                     b
                 };
+                if b < a && self.is_constant(lo) && self.is_constant(hi) {
+                    return Err(self.negative_size(e, a, b));
+                }
                 Ok(Value::Range(a, b.max(a)))
             }
             ExprKind::Call { func, args } => self.call(func.name.as_str(), func.span, args, e.span),
@@ -604,6 +607,56 @@ impl<'m> Env<'m> {
             )
             .add_help("ranges run over integers, as in `0..n` or `1..=9`; to run over the characters of a string, write `for c in s`").into()),
         }
+    }
+
+    /// Whether `e` reads no local binding: its value is one of the model (its params,
+    /// its lets), the same for every binding of the loops around it.
+    fn is_constant(&self, e: &Expr) -> bool {
+        let mut local = false;
+        e.walk(&mut |x| {
+            if let ExprKind::Name(id) = &x.kind
+                && self.locals.iter().any(|(n, _)| same_name(n, &id.name))
+            {
+                local = true;
+            }
+        });
+        !local
+    }
+
+    /// The error for a range of the model's constants that ends before it starts: a
+    /// size made negative (`0..n` with `-p n=-3`), which would otherwise make every
+    /// loop over it silently empty. A range that reads loop variables (`i + 2..n`) may
+    /// be empty for some bindings on purpose, and is not checked.
+    #[cold]
+    fn negative_size(&self, e: &'m Expr, lo: i64, hi: i64) -> EvalError {
+        // The top-level values the range reads, as they are now: the culprit is there.
+        let mut read: Vec<String> = Vec::new();
+        e.walk(&mut |x| {
+            if let ExprKind::Name(id) = &x.kind
+                && let Some(&i) = self.names.get(id.name.as_str())
+                && let Slot::Done(v) = &self.globals[i]
+            {
+                let shown = format!("{} = {v:#}", id.name);
+                if !read.contains(&shown) {
+                    read.push(shown);
+                }
+            }
+        });
+        let size = i128::from(hi) - i128::from(lo);
+        let mut r = self.error(
+            "E0308",
+            format!("this range has a negative size: {lo}..{hi} would hold {size} values"),
+            e.span,
+            if read.is_empty() {
+                format!("ends before it starts ({lo}..{hi})")
+            } else {
+                format!("ends before it starts, with {}", read.join(", "))
+            },
+        );
+        r = Box::new(r.add_help(
+            "a size cannot be negative: pass a value of 0 or more for the parameter it reads (as in `-p n=3`); an empty range on purpose is written `a..a`",
+        ));
+        r
     }
 
     fn overflow(&self, span: Span) -> EvalError {

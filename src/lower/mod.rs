@@ -288,6 +288,9 @@ impl<'m> Lowerer<'m> {
         if !families_vary {
             let (fam, warnings) = lower_families(&mut lowerer.env)?;
             lowerer.warnings.extend(warnings);
+            if let Some(w) = empty_problem(&fam, model, src) {
+                lowerer.warnings.push(w);
+            }
             uncoverable(&fam, &lowerer.env.src).map_err(Diagnostics::from)?;
             let mut forced = Vec::new();
             let mut errors = Diagnostics::new();
@@ -345,6 +348,9 @@ impl<'m> Lowerer<'m> {
                 if !self.warned {
                     self.warned = true;
                     self.warnings.extend(warnings);
+                    if let Some(w) = empty_problem(&fam, model, &self.env.src) {
+                        self.warnings.push(w);
+                    }
                 }
                 if let Err(r) = uncoverable(&fam, &self.env.src) {
                     return Err(RecordFailure {
@@ -370,6 +376,32 @@ impl<'m> Lowerer<'m> {
         }
         Ok(Instance { families, forced })
     }
+}
+
+/// A problem with no primary item has one solution, the empty set of options, so a
+/// run prints an empty answer and succeeds: nearly always a size that came out 0 or
+/// negative, or a model not finished. Say so, pointing at the item families that made
+/// nothing.
+fn empty_problem(fam: &Families, model: &Model, src: &SourceFile) -> Option<Report> {
+    let problem = &fam.problem;
+    if problem.items.iter().any(|it| it.kind.is_primary()) {
+        return None;
+    }
+    let mut r = Report::warning(
+        "W0403",
+        "the problem is empty: it has no primary item, so its only solution is the empty set of options",
+    )
+    .help("every solution of an empty problem is empty; check the ranges of the item families (a size of 0 or less makes them empty), or declare a primary `item` family for what must be covered")
+    .with_source(src);
+    for (i, d) in model.decls.iter().enumerate() {
+        if let Decl::Item(item) = d
+            && item.class == crate::syntax::ast::ItemClass::Primary
+            && fam.items.count(i) == 0
+        {
+            r = r.label(item.name.span, "this family makes no items");
+        }
+    }
+    Some(r)
 }
 
 /// Evaluates the `assert` declarations for which `include` is true; each failing one is

@@ -9,6 +9,7 @@
 
 pub mod budget;
 pub mod builtins;
+pub mod combinatorics;
 pub mod data;
 pub mod eval;
 pub mod family;

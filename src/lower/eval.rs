@@ -91,7 +91,22 @@ pub struct Env<'m> {
     steps: usize,
     /// [`Env::for_each`] calls under way; the outermost starts a new count of `steps`.
     open_loops: usize,
+    /// The values of user functions by declaration index and arguments: functions are
+    /// pure, so a call inside an option loop (`possible(cages[r][c])` for each of 729
+    /// placements) is evaluated once per distinct argument list. Forgotten with the
+    /// declarations it may read (see [`Env::reset`]); see [`MEMO_LIMIT`].
+    memo: Vec<FxHashMap<Box<[Value]>, Value>>,
+    /// Entries in `memo`, all functions together.
+    memo_len: usize,
+    /// Function bodies evaluated so far (calls the memo did not answer), for tests and
+    /// measurements.
+    function_evaluations: u64,
 }
+
+/// How many function values the memo keeps, all functions together. Past it, new
+/// values are computed and not kept: a function called with millions of distinct
+/// arguments would make the memo a second copy of the model's work.
+const MEMO_LIMIT: usize = 1 << 20;
 
 impl<'m> Env<'m> {
     /// An environment for `model`, with parameter values given from outside.
@@ -116,7 +131,16 @@ impl<'m> Env<'m> {
             size_limit: 10_000_000,
             steps: 0,
             open_loops: 0,
+            memo: vec![FxHashMap::default(); model.decls.len()],
+            memo_len: 0,
+            function_evaluations: 0,
         }
+    }
+
+    /// How many times a user function's body was evaluated: calls answered by the
+    /// memo of function values do not count.
+    pub fn function_evaluations(&self) -> u64 {
+        self.function_evaluations
     }
 
     /// Sets the declared parameter types, so that defaults are converted to them (a
@@ -154,6 +178,8 @@ impl<'m> Env<'m> {
         for (i, slot) in self.globals.iter_mut().enumerate() {
             if stale(i) {
                 *slot = Slot::Pending;
+                self.memo_len -= self.memo[i].len();
+                self.memo[i].clear();
             }
         }
         self.locals.clear();
@@ -811,14 +837,24 @@ impl<'m> Env<'m> {
                 ));
             }
             let vals = self.eval_all(args)?;
+            if let Some(v) = self.memo[i].get(vals.as_slice()) {
+                return Ok(v.clone());
+            }
+            let key: Option<Box<[Value]>> =
+                (self.memo_len < MEMO_LIMIT).then(|| vals.as_slice().into());
             let saved = std::mem::take(&mut self.locals);
             for (p, v) in f.params.iter().zip(vals) {
                 self.locals.push((p.name.as_str(), v));
             }
             self.call_depth += 1;
+            self.function_evaluations += 1;
             let r = self.eval(&f.body);
             self.call_depth -= 1;
             self.locals = saved;
+            if let (Ok(v), Some(key)) = (&r, key) {
+                self.memo[i].insert(key, v.clone());
+                self.memo_len += 1;
+            }
             return r;
         }
         if builtins::signature(name).is_none() {

@@ -649,7 +649,7 @@ pub fn compile(o: &mut Out<'_>, args: &ModelArgs, emit: Emit) -> u8 {
         }
     };
     match emit {
-        Emit::Knuth => emit_knuth(o, &inst),
+        Emit::Knuth => emit_knuth(o, &f.src, &inst),
         Emit::Json => {
             o.line(&problem_json(&inst).to_string());
             EXIT_SOLVED
@@ -657,8 +657,36 @@ pub fn compile(o: &mut Out<'_>, args: &ModelArgs, emit: Emit) -> u8 {
     }
 }
 
-fn emit_knuth(o: &mut Out<'_>, inst: &Instance) -> u8 {
-    let p = &inst.families.problem;
+/// Writes the problem in Knuth's format. Knuth's format has no forced options, so the
+/// problem written is the one left after taking them ([`crate::solve::reduce`]): it has
+/// the same solutions, less the forced options, and `dlxc solve --count` on it agrees
+/// with `dlxc run --count`. Forced options that clash are E0404, as in `dlxc run`; when
+/// they cover every primary item, nothing is left to write (E0504).
+fn emit_knuth(o: &mut Out<'_>, src: &SourceFile, inst: &Instance) -> u8 {
+    let full = &inst.families.problem;
+    let reduced = match crate::solve::reduce::reduce(full, &inst.forced) {
+        Ok(r) => r,
+        Err(clash) => {
+            report(
+                o,
+                &Diagnostics::from(Box::new(clash_report(src, inst, &clash)) as crate::diag::Diag),
+            );
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let p = &reduced.problem;
+    if !inst.forced.is_empty() && p.primary_count() == 0 {
+        let r = Report::error(
+            "E0504",
+            format!(
+                "the {} forced options cover every primary item: no problem is left to write",
+                inst.forced.len()
+            ),
+        )
+        .help("Knuth's format has no forced options, and the problem left after them is empty (its one solution is the forced options); `dlxc run` solves it directly");
+        report(o, &Diagnostics::from(Box::new(r) as crate::diag::Diag));
+        return EXIT_BAD_INPUT;
+    }
     let mut text = String::new();
     match crate::format::knuth::write(p, &mut text) {
         Ok(report) => {
@@ -676,10 +704,20 @@ fn emit_knuth(o: &mut Out<'_>, inst: &Instance) -> u8 {
         }
     }
     if !inst.forced.is_empty() {
-        o.note("note: forced options are not part of Knuth's format; they are listed in the comment at the top");
-        let mut head = String::from("| forced options:\n");
+        let mut head = format!(
+            "| the problem left after the {} forced options below (Knuth's format has no\n\
+             | forced options): its solutions, each with the forced options added, are those\n\
+             | of the model\n",
+            inst.forced.len()
+        );
+        if reduced.forced_cost != 0 {
+            head.push_str(&format!(
+                "| the forced options cost {} in all: add it to a solution's cost\n",
+                reduced.forced_cost
+            ));
+        }
         for &id in &inst.forced {
-            head.push_str(&format!("|   {}\n", p.option_label(id)));
+            head.push_str(&format!("|   {}\n", full.option_label(id)));
         }
         text.insert_str(0, &head);
     }

@@ -43,6 +43,7 @@ mod links;
 mod mcc;
 pub mod optimize;
 pub mod parallel;
+pub mod reduce;
 mod search;
 
 use std::sync::Arc;

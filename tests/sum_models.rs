@@ -12,6 +12,19 @@ use std::collections::BTreeSet;
 
 use cli::dlxc;
 
+/// Runs `model` with no flags for all its solutions: there must be one, `solution`,
+/// and the count must say 1. The grid, for further checks.
+fn unique_published_solution(model: &str, solution: &[&str]) -> Vec<String> {
+    let r = dlxc(&["run", model, "--all"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stderr, "");
+    let grid: Vec<String> = r.stdout.lines().map(str::to_string).collect();
+    assert_eq!(grid, solution, "one solution, the published one");
+    let count = dlxc(&["run", model, "--count"]);
+    assert_eq!(count.stdout.trim(), "1");
+    grid
+}
+
 /// The solution of Wikipedia's killer sudoku example (the default of the model).
 const KILLER_SOLUTION: [&str; 9] = [
     "215647398",
@@ -27,11 +40,7 @@ const KILLER_SOLUTION: [&str; 9] = [
 
 #[test]
 fn killer_sudoku_default_is_wikipedias_puzzle_and_unique() {
-    let r = dlxc(&["run", "examples/killer_sudoku.dlx", "--all"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    assert_eq!(r.stderr, "");
-    let grid: Vec<&str> = r.stdout.lines().collect();
-    assert_eq!(grid, KILLER_SOLUTION, "one solution, the published one");
+    let grid = unique_published_solution("examples/killer_sudoku.dlx", &KILLER_SOLUTION);
     let cells: Vec<Vec<u32>> = grid
         .iter()
         .map(|row| row.chars().map(|c| c.to_digit(10).unwrap()).collect())
@@ -71,8 +80,6 @@ fn killer_sudoku_default_is_wikipedias_puzzle_and_unique() {
             digits.iter().sum::<u32>()
         );
     }
-    let count = dlxc(&["run", "examples/killer_sudoku.dlx", "--count"]);
-    assert_eq!(count.stdout.trim(), "1");
 }
 
 /// The solution of Wikipedia's kakuro example ("Kakuro black box"), as the model paints
@@ -83,11 +90,7 @@ const KAKURO_SOLUTION: [&str; 8] = [
 
 #[test]
 fn kakuro_default_is_wikipedias_puzzle_and_unique() {
-    let r = dlxc(&["run", "examples/kakuro.dlx", "--all"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    assert_eq!(r.stderr, "");
-    let grid: Vec<&str> = r.stdout.lines().collect();
-    assert_eq!(grid, KAKURO_SOLUTION, "one solution, the published one");
+    let grid = unique_published_solution("examples/kakuro.dlx", &KAKURO_SOLUTION);
     // Every run of white cells, across and down, has distinct digits; the sums are
     // those of the published clues, listed here independently of the model.
     let cells: Vec<Vec<char>> = grid.iter().map(|r| r.chars().collect()).collect();
@@ -116,6 +119,4 @@ fn kakuro_default_is_wikipedias_puzzle_and_unique() {
     }
     assert_eq!(across, [16, 24, 17, 29, 35, 7, 8, 16, 21, 5, 6, 3]);
     assert_eq!(down, [23, 30, 27, 12, 16, 17, 15, 12, 7, 7, 11, 10]);
-    let count = dlxc(&["run", "examples/kakuro.dlx", "--count"]);
-    assert_eq!(count.stdout.trim(), "1");
 }

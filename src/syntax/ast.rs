@@ -332,27 +332,34 @@ impl Expr {
     /// comprehensions included, outermost first.
     pub fn walk(&self, f: &mut dyn FnMut(&Expr)) {
         f(self);
-        let clauses = |cs: &[Clause], f: &mut dyn FnMut(&Expr)| {
+        self.for_each_child(&mut |c| c.walk(f));
+    }
+
+    /// Calls `f` on each expression directly inside this one, in source order; for a
+    /// comprehension, the expressions of its clauses (iterables, `let` values, filters)
+    /// come before its element.
+    pub fn for_each_child<'e>(&'e self, f: &mut dyn FnMut(&'e Expr)) {
+        let clauses = |cs: &'e [Clause], f: &mut dyn FnMut(&'e Expr)| {
             for c in cs {
                 match c {
-                    Clause::For { iter, .. } => iter.walk(f),
-                    Clause::Let { value, .. } => value.walk(f),
-                    Clause::Where(w) => w.walk(f),
+                    Clause::For { iter, .. } => f(iter),
+                    Clause::Let { value, .. } => f(value),
+                    Clause::Where(w) => f(w),
                 }
             }
         };
         match &self.kind {
             ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Str(_) | ExprKind::Name(_) => {}
             ExprKind::Tuple(xs) | ExprKind::List(xs) | ExprKind::Set(xs) => {
-                xs.iter().for_each(|x| x.walk(f));
+                xs.iter().for_each(&mut *f);
             }
             ExprKind::Map(kvs) => kvs.iter().for_each(|(k, v)| {
-                k.walk(f);
-                v.walk(f);
+                f(k);
+                f(v);
             }),
             ExprKind::ListComp { elem, clauses: cs } | ExprKind::SetComp { elem, clauses: cs } => {
                 clauses(cs, f);
-                elem.walk(f);
+                f(elem);
             }
             ExprKind::MapComp {
                 key,
@@ -360,31 +367,30 @@ impl Expr {
                 clauses: cs,
             } => {
                 clauses(cs, f);
-                key.walk(f);
-                value.walk(f);
+                f(key);
+                f(value);
             }
-            ExprKind::Unary { expr, .. } => expr.walk(f),
-            ExprKind::Binary { lhs, rhs, .. } => {
-                lhs.walk(f);
-                rhs.walk(f);
+            ExprKind::Unary { expr, .. } => f(expr),
+            ExprKind::Binary { lhs, rhs, .. }
+            | ExprKind::Range {
+                lo: lhs, hi: rhs, ..
+            } => {
+                f(lhs);
+                f(rhs);
             }
-            ExprKind::Range { lo, hi, .. } => {
-                lo.walk(f);
-                hi.walk(f);
-            }
-            ExprKind::Call { args, .. } => args.iter().for_each(|x| x.walk(f)),
+            ExprKind::Call { args, .. } => args.iter().for_each(&mut *f),
             ExprKind::Index { base, index } => {
-                base.walk(f);
-                index.walk(f);
+                f(base);
+                f(index);
             }
             ExprKind::If {
                 cond,
                 then,
                 otherwise,
             } => {
-                cond.walk(f);
-                then.walk(f);
-                otherwise.walk(f);
+                f(cond);
+                f(then);
+                f(otherwise);
             }
         }
     }

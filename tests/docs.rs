@@ -1,5 +1,5 @@
-//! The examples of `docs/language.md` and `docs/builtins.md` are tests, so the
-//! reference cannot drift from the implementation.
+//! The examples of `docs/language.md`, `docs/builtins.md` and `docs/patterns.md` are
+//! tests, so the reference cannot drift from the implementation.
 //!
 //! A ```` ```dlx ```` block followed by an ```` ```output ```` block is a model and
 //! what `dlxc run` prints for it. Each line of a ```` ```dlx-expr ```` block is an
@@ -96,6 +96,11 @@ fn language_reference_examples_hold() {
 #[test]
 fn builtin_examples_hold() {
     assert!(check_doc("docs/builtins.md") >= 20);
+}
+
+#[test]
+fn pattern_examples_hold() {
+    assert!(check_doc("docs/patterns.md") >= 1);
 }
 
 #[test]

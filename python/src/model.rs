@@ -224,7 +224,7 @@ impl Model {
     /// writes it (forced options in a comment at the top).
     fn to_knuth(&self, py: Python<'_>) -> PyResult<String> {
         let core = self.core(py)?;
-        dlxc::session::reports::knuth_text(&core.matrix.problem, &core.forced)
+        dlxc::session::reports::knuth_text(&core.src, &core.matrix.problem, &core.forced)
             .map(|k| k.text)
             .map_err(|r| Failure::one(*r).into_err(py))
     }

@@ -44,6 +44,9 @@ pub enum Code {
     DuplicateObjective,
     /// E0114: a multiplicity interval on a secondary or colored item family.
     BoundsOnSecondary,
+    /// E0115: a `where` after a cover entry or paint filters only that entry, though
+    /// it reads none of the entry's own variables (it was meant for the options).
+    WhereOnEntry,
     /// E0201: a parameter's type is not a known type.
     UnknownType,
     /// E0202: a type has the wrong number of arguments.
@@ -74,6 +77,7 @@ impl Code {
             Code::Recursion => "E0112",
             Code::DuplicateObjective => "E0113",
             Code::BoundsOnSecondary => "E0114",
+            Code::WhereOnEntry => "E0115",
             Code::UnknownType => "E0201",
             Code::TypeArgumentCount => "E0202",
             Code::UnusedBinding => "W0101",
@@ -88,7 +92,7 @@ impl Code {
     }
 
     /// Every code, for the test that each has an explanation.
-    pub const ALL: [Code; 19] = [
+    pub const ALL: [Code; 20] = [
         Code::UndefinedName,
         Code::DuplicateDefinition,
         Code::UnknownFunction,
@@ -103,6 +107,7 @@ impl Code {
         Code::Recursion,
         Code::DuplicateObjective,
         Code::BoundsOnSecondary,
+        Code::WhereOnEntry,
         Code::UnknownType,
         Code::TypeArgumentCount,
         Code::UnusedBinding,

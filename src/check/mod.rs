@@ -24,9 +24,10 @@
 //! (element, index, covers, cost, paint). A cover entry's or paint's own clauses are
 //! visible in that entry only. Inner bindings shadow outer ones.
 //!
-//! Codes: E0101–E0114 for names, arity, families and cycles, E0201–E0202 for written
-//! types (see [`Code`]), and the warning W0101 for a binding nothing reads. On errors
-//! only errors are returned; warnings of a correct model are in [`Checked::warnings`].
+//! Codes: E0101–E0115 for names, arity, families, cycles and the `where` that trails a
+//! cover entry, E0201–E0202 for written types (see [`Code`]), and the warning W0101 for
+//! a binding nothing reads. On errors only errors are returned; warnings of a correct
+//! model are in [`Checked::warnings`].
 
 use std::collections::HashMap;
 
@@ -37,6 +38,7 @@ use crate::syntax::ast::{self, Decl};
 mod cycles;
 mod error;
 mod resolve;
+mod trailing_where;
 mod types;
 
 #[cfg(test)]
@@ -158,6 +160,7 @@ pub fn check(model: &ast::Model, src: &SourceFile) -> Result<Checked, Diagnostic
     errors.extend(resolve_errors);
     objective_costs(&model.decls, objective, &mut errors, &mut warnings);
     errors.extend(cycles::find_cycles(&model.decls, &kinds, &ref_spans));
+    errors.extend(trailing_where::find(&model.decls, src.text()));
 
     if !errors.is_empty() {
         // Warnings are left out while there are errors: a misspelled use already

@@ -487,15 +487,7 @@ impl<'a> Resolver<'a> {
 
     pub(super) fn expr(&mut self, e: &'a Expr) {
         match &e.kind {
-            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Str(_) => {}
             ExprKind::Name(id) => self.name(id),
-            ExprKind::Tuple(es) | ExprKind::List(es) | ExprKind::Set(es) => self.exprs(es),
-            ExprKind::Map(kvs) => {
-                for (k, v) in kvs {
-                    self.expr(k);
-                    self.expr(v);
-                }
-            }
             ExprKind::ListComp { elem, clauses } | ExprKind::SetComp { elem, clauses } => {
                 let mark = self.locals.len();
                 self.clauses(clauses);
@@ -513,32 +505,12 @@ impl<'a> Resolver<'a> {
                 self.expr(value);
                 self.end_scope(mark);
             }
-            ExprKind::Unary { expr, .. } => self.expr(expr),
-            ExprKind::Binary { lhs, rhs, .. } => {
-                self.expr(lhs);
-                self.expr(rhs);
-            }
-            ExprKind::Range { lo, hi, .. } => {
-                self.expr(lo);
-                self.expr(hi);
-            }
             ExprKind::Call { func, args } => {
                 self.call(func, args.len(), e.span);
                 self.exprs(args);
             }
-            ExprKind::Index { base, index } => {
-                self.expr(base);
-                self.expr(index);
-            }
-            ExprKind::If {
-                cond,
-                then,
-                otherwise,
-            } => {
-                self.expr(cond);
-                self.expr(then);
-                self.expr(otherwise);
-            }
+            // Everything else only holds expressions to resolve in the same scope.
+            _ => e.for_each_child(&mut |c| self.expr(c)),
         }
     }
 

@@ -552,11 +552,11 @@ pub fn check(o: &mut Out<'_>, args: &ModelArgs) -> u8 {
 /// Runs `dlxc compile`: the lowered problem of the defaults (or of the first record).
 pub fn compile(o: &mut Out<'_>, args: &ModelArgs, emit: Emit) -> u8 {
     crate::cli::busy(Some(format!("compiling {}", args.model.display())));
-    let Some((_, inst, _)) = first_instance(o, args) else {
+    let Some((src, inst, _)) = first_instance(o, args) else {
         return EXIT_BAD_INPUT;
     };
     match emit {
-        Emit::Knuth => emit_knuth(o, &inst),
+        Emit::Knuth => emit_knuth(o, &src, &inst),
         Emit::Json => {
             o.line(&problem_json(&inst).to_string());
             EXIT_SOLVED
@@ -594,14 +594,13 @@ pub(crate) fn first_instance(
     }
 }
 
-fn emit_knuth(o: &mut Out<'_>, inst: &Instance) -> u8 {
-    match knuth_text(&inst.families.problem, &inst.forced) {
+/// Writes the problem in Knuth's format: with forced options, the problem left after
+/// taking them (see [`knuth_text`]).
+fn emit_knuth(o: &mut Out<'_>, src: &SourceFile, inst: &Instance) -> u8 {
+    match knuth_text(src, &inst.families.problem, &inst.forced) {
         Ok(k) => {
             for note in k.report.notes() {
                 o.note(&format!("note: {note}"));
-            }
-            if !inst.forced.is_empty() {
-                o.note("note: forced options are not part of Knuth's format; they are listed in the comment at the top");
             }
             o.text(&k.text);
             EXIT_SOLVED

@@ -2,7 +2,8 @@
 //!
 //! [`SIGNATURES`] is the table the checker uses for arity errors and "did you mean";
 //! the implementations follow it: [`call`] dispatches by name to one small function per
-//! builtin, and the shape builtins live in [`shapes`](super::shapes).
+//! builtin; the shape builtins live in [`shapes`](super::shapes), the combinatorial ones
+//! in [`combinatorics`](super::combinatorics).
 //!
 //! Builtins never panic: wrong arguments, empty collections and integer overflow are
 //! [`BuiltinError`]s for the evaluator to report at the call's span.
@@ -10,6 +11,7 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
+use super::combinatorics;
 use super::shapes;
 use super::value::Value;
 
@@ -129,6 +131,24 @@ pub static SIGNATURES: &[(&str, usize, usize, &str)] = &[
     ),
     ("shift", 3, 3, "a shape moved by (rows, columns)"),
     ("size", 1, 1, "the bounding size (rows, columns) of a shape"),
+    (
+        "combinations",
+        2,
+        2,
+        "the selections of k elements of a collection, in order of the positions chosen",
+    ),
+    (
+        "permutations",
+        1,
+        1,
+        "every ordering of the elements of a collection, in lexicographic order of positions",
+    ),
+    (
+        "subsets",
+        1,
+        1,
+        "every selection of elements of a collection, by size, then as `combinations`",
+    ),
 ];
 
 /// The signature of a builtin, by name.
@@ -240,6 +260,9 @@ pub fn call(name: &str, args: &[Value]) -> Result<Value, BuiltinError> {
         "variants" => shapes::variants(a(0)),
         "shift" => shapes::shift(a(0), a(1), a(2)),
         "size" => shapes::size(a(0)),
+        "combinations" => combinatorics::combinations(a(0), a(1)),
+        "permutations" => combinatorics::permutations(a(0)),
+        "subsets" => combinatorics::subsets(a(0)),
         // A name in SIGNATURES without an implementation is a bug in this file; the
         // `every_signature_is_implemented` test keeps this arm unreachable.
         _ => Err(BuiltinError::call(format!(
@@ -262,7 +285,7 @@ fn expected(arg: usize, what: &str, found: &Value) -> BuiltinError {
 pub const MAX_EXPANSION: usize = 10_000_000;
 
 /// The elements of argument `arg`, which must be a collection.
-fn elements(arg: usize, v: &Value) -> Result<Vec<Value>, BuiltinError> {
+pub(super) fn elements(arg: usize, v: &Value) -> Result<Vec<Value>, BuiltinError> {
     if let Value::Range(..) = v
         && v.len().is_some_and(|n| n > MAX_EXPANSION)
     {

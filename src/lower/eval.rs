@@ -91,7 +91,22 @@ pub struct Env<'m> {
     steps: usize,
     /// [`Env::for_each`] calls under way; the outermost starts a new count of `steps`.
     open_loops: usize,
+    /// The values of user functions by declaration index and arguments: functions are
+    /// pure, so a call inside an option loop (`possible(cages[r][c])` for each of 729
+    /// placements) is evaluated once per distinct argument list. Forgotten with the
+    /// declarations it may read (see [`Env::reset`]); see [`MEMO_LIMIT`].
+    memo: Vec<FxHashMap<Box<[Value]>, Value>>,
+    /// Entries in `memo`, all functions together.
+    memo_len: usize,
+    /// Function bodies evaluated so far (calls the memo did not answer), for tests and
+    /// measurements.
+    function_evaluations: u64,
 }
+
+/// How many function values the memo keeps, all functions together. Past it, new
+/// values are computed and not kept: a function called with millions of distinct
+/// arguments would make the memo a second copy of the model's work.
+const MEMO_LIMIT: usize = 1 << 20;
 
 impl<'m> Env<'m> {
     /// An environment for `model`, with parameter values given from outside.
@@ -116,7 +131,16 @@ impl<'m> Env<'m> {
             size_limit: 10_000_000,
             steps: 0,
             open_loops: 0,
+            memo: vec![FxHashMap::default(); model.decls.len()],
+            memo_len: 0,
+            function_evaluations: 0,
         }
+    }
+
+    /// How many times a user function's body was evaluated: calls answered by the
+    /// memo of function values do not count.
+    pub fn function_evaluations(&self) -> u64 {
+        self.function_evaluations
     }
 
     /// Sets the declared parameter types, so that defaults are converted to them (a
@@ -154,6 +178,8 @@ impl<'m> Env<'m> {
         for (i, slot) in self.globals.iter_mut().enumerate() {
             if stale(i) {
                 *slot = Slot::Pending;
+                self.memo_len -= self.memo[i].len();
+                self.memo[i].clear();
             }
         }
         self.locals.clear();
@@ -527,6 +553,9 @@ impl<'m> Env<'m> {
                 } else {
                     b
                 };
+                if b < a && self.is_constant(lo) && self.is_constant(hi) {
+                    return Err(self.negative_size(e, a, b));
+                }
                 Ok(Value::Range(a, b.max(a)))
             }
             ExprKind::Call { func, args } => self.call(func.name.as_str(), func.span, args, e.span),
@@ -604,6 +633,56 @@ impl<'m> Env<'m> {
             )
             .add_help("ranges run over integers, as in `0..n` or `1..=9`; to run over the characters of a string, write `for c in s`").into()),
         }
+    }
+
+    /// Whether `e` reads no local binding: its value is one of the model (its params,
+    /// its lets), the same for every binding of the loops around it.
+    fn is_constant(&self, e: &Expr) -> bool {
+        let mut local = false;
+        e.walk(&mut |x| {
+            if let ExprKind::Name(id) = &x.kind
+                && self.locals.iter().any(|(n, _)| same_name(n, &id.name))
+            {
+                local = true;
+            }
+        });
+        !local
+    }
+
+    /// The error for a range of the model's constants that ends before it starts: a
+    /// size made negative (`0..n` with `-p n=-3`), which would otherwise make every
+    /// loop over it silently empty. A range that reads loop variables (`i + 2..n`) may
+    /// be empty for some bindings on purpose, and is not checked.
+    #[cold]
+    fn negative_size(&self, e: &'m Expr, lo: i64, hi: i64) -> EvalError {
+        // The top-level values the range reads, as they are now: the culprit is there.
+        let mut read: Vec<String> = Vec::new();
+        e.walk(&mut |x| {
+            if let ExprKind::Name(id) = &x.kind
+                && let Some(&i) = self.names.get(id.name.as_str())
+                && let Slot::Done(v) = &self.globals[i]
+            {
+                let shown = format!("{} = {v:#}", id.name);
+                if !read.contains(&shown) {
+                    read.push(shown);
+                }
+            }
+        });
+        let size = i128::from(hi) - i128::from(lo);
+        let mut r = self.error(
+            "E0308",
+            format!("this range has a negative size: {lo}..{hi} would hold {size} values"),
+            e.span,
+            if read.is_empty() {
+                format!("ends before it starts ({lo}..{hi})")
+            } else {
+                format!("ends before it starts, with {}", read.join(", "))
+            },
+        );
+        r = Box::new(r.add_help(
+            "a size cannot be negative: pass a value of 0 or more for the parameter it reads (as in `-p n=3`); an empty range on purpose is written `a..a`",
+        ));
+        r
     }
 
     fn overflow(&self, span: Span) -> EvalError {
@@ -758,14 +837,24 @@ impl<'m> Env<'m> {
                 ));
             }
             let vals = self.eval_all(args)?;
+            if let Some(v) = self.memo[i].get(vals.as_slice()) {
+                return Ok(v.clone());
+            }
+            let key: Option<Box<[Value]>> =
+                (self.memo_len < MEMO_LIMIT).then(|| vals.as_slice().into());
             let saved = std::mem::take(&mut self.locals);
             for (p, v) in f.params.iter().zip(vals) {
                 self.locals.push((p.name.as_str(), v));
             }
             self.call_depth += 1;
+            self.function_evaluations += 1;
             let r = self.eval(&f.body);
             self.call_depth -= 1;
             self.locals = saved;
+            if let (Ok(v), Some(key)) = (&r, key) {
+                self.memo[i].insert(key, v.clone());
+                self.memo_len += 1;
+            }
             return r;
         }
         if builtins::signature(name).is_none() {
@@ -917,6 +1006,21 @@ impl<'m> Env<'m> {
                 super::ops::OpErrorKind::Overflow | super::ops::OpErrorKind::DivisionByZero => {
                     format!("{a:#} {} {b:#}", op.symbol())
                 }
+                // A collection is named, not printed: it may be long.
+                super::ops::OpErrorKind::StrInt if matches!(op, BinaryOp::In | BinaryOp::NotIn) => {
+                    format!(
+                        "{a:#} ({}) {} {}",
+                        a.kind().described(),
+                        op.symbol(),
+                        b.kind().described()
+                    )
+                }
+                super::ops::OpErrorKind::StrInt => format!(
+                    "{a:#} ({}) {} {b:#} ({})",
+                    a.kind().described(),
+                    op.symbol(),
+                    b.kind().described()
+                ),
             };
             let r = self.error(err.code, err.message, op_span, label);
             match err.help {

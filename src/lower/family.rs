@@ -53,12 +53,88 @@ impl<V: Copy> KeyIndex<V> {
         self.get(family, index).is_some()
     }
 
+    /// An index of `family` that differs from `index` only in the kind of some
+    /// components, a string where the family has an integer written the same (`"1"`
+    /// for `1`) or the other way round: what a lookup that failed most likely meant.
+    /// The least such index in value order, so the answer does not depend on hashing.
+    /// Scans the family: call it only when a lookup has failed.
+    pub fn near_miss(&self, family: usize, index: &[Value]) -> Option<&[Value]> {
+        self.by_family
+            .get(family)?
+            .keys()
+            .filter(|k| {
+                k.len() == index.len() && k.iter().zip(index).all(|(a, b)| same_but_kind(a, b))
+            })
+            .min()
+            .map(|k| &k[..])
+    }
+
+    /// How many entries `family` has.
+    pub fn count(&self, family: usize) -> usize {
+        self.by_family.get(family).map_or(0, |m| m.len())
+    }
+
     /// Adds an entry.
     pub fn insert(&mut self, family: usize, index: &[Value], v: V) {
         if self.by_family.len() <= family {
             self.by_family.resize_with(family + 1, FxHashMap::default);
         }
         self.by_family[family].insert(index.into(), v);
+    }
+}
+
+/// Whether two values are equal, or would be if every string and integer in them
+/// that are written alike (`"1"`, `1`) were of one kind.
+fn same_but_kind(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Str(s), Value::Int(i)) | (Value::Int(i), Value::Str(s)) => **s == *i.to_string(),
+        (Value::Tuple(xs), Value::Tuple(ys)) => {
+            xs.len() == ys.len() && xs.iter().zip(ys.iter()).all(|(x, y)| same_but_kind(x, y))
+        }
+        _ => a == b,
+    }
+}
+
+/// The note for a lookup of `index` that failed where `found` exists: which component
+/// differs, and how, naming both kinds (strings quoted, as the language writes them).
+pub fn kind_mismatch_note(family: &str, index: &[Value], found: &[Value]) -> String {
+    let (k, (mine, theirs)) = index
+        .iter()
+        .zip(found)
+        .enumerate()
+        .find(|(_, (a, b))| a.kind() != b.kind() || a != b)
+        .map_or((0, (&index[0], &found[0])), |(k, pair)| (k, pair));
+    format!(
+        "`{}` exists: its {} index is {} {theirs:#}, here it is {} {mine:#}; convert with `{}`",
+        display_name(family, found),
+        ordinal(k),
+        article(theirs),
+        article(mine),
+        if theirs.as_int().is_some() {
+            "int(...)"
+        } else {
+            "str(...)"
+        },
+    )
+}
+
+/// "an integer", "a string", or the kind of a compound component.
+fn article(v: &Value) -> &'static str {
+    match v {
+        Value::Int(_) => "the integer",
+        Value::Str(_) => "the string",
+        other => other.kind().described(),
+    }
+}
+
+/// "first", "second"... for the place of an index component.
+fn ordinal(k: usize) -> String {
+    match k {
+        0 => "first".into(),
+        1 => "second".into(),
+        2 => "third".into(),
+        3 => "fourth".into(),
+        n => format!("number {}", n + 1),
     }
 }
 
@@ -463,14 +539,17 @@ fn collect_cover<'m>(
         eval_index_into(env, &cover.index, index)?;
         let Some(item) = fam.items.get(family, index) else {
             let name = display_name(&cover.family.name, index);
-            return Err(env.error(
+            let r = env.error(
                 "E0401",
                 format!("option covers `{name}`, which is not an item"),
                 cover.span,
                 format!("this makes `{name}`"),
-            )
-            .add_help(format!("the family `{}` has no item with this index; restrict the loop with `where`, or widen the item family", cover.family.name))
-            .into());
+            );
+            let help = match fam.items.near_miss(family, index) {
+                Some(found) => kind_mismatch_note(&cover.family.name, index, found),
+                None => format!("the family `{}` has no item with this index; restrict the loop with `where`, or widen the item family", cover.family.name),
+            };
+            return Err(r.add_help(help).into());
         };
         let color = match &cover.color {
             Some(c) => {
@@ -526,10 +605,18 @@ pub fn lower_force<'m>(
             }
             None => {
                 let name = display_name(&force.family.name, &index);
+                let near = fam.options.near_miss(family, &index);
                 let why = if fam.dropped.contains(family, &index) {
                     "it was dropped because it covers no primary item"
+                } else if near.is_some() {
+                    "the family makes no option with an index of these kinds"
                 } else {
                     "the family makes no option with this index"
+                };
+                let help = match near {
+                    Some(found) => kind_mismatch_note(&force.family.name, &index, found),
+                    None => "check the index against the option family's `for` and `where` clauses"
+                        .into(),
                 };
                 Err(env
                     .error(
@@ -538,9 +625,7 @@ pub fn lower_force<'m>(
                         force.span,
                         why,
                     )
-                    .add_help(
-                        "check the index against the option family's `for` and `where` clauses",
-                    )
+                    .add_help(help)
                     .into())
             }
         }

@@ -9,6 +9,7 @@
 
 pub mod budget;
 pub mod builtins;
+pub mod combinatorics;
 pub mod data;
 pub mod eval;
 pub mod family;
@@ -288,6 +289,9 @@ impl<'m> Lowerer<'m> {
         if !families_vary {
             let (fam, warnings) = lower_families(&mut lowerer.env)?;
             lowerer.warnings.extend(warnings);
+            if let Some(w) = empty_problem(&fam, model, src) {
+                lowerer.warnings.push(w);
+            }
             uncoverable(&fam, &lowerer.env.src).map_err(Diagnostics::from)?;
             let mut forced = Vec::new();
             let mut errors = Diagnostics::new();
@@ -306,6 +310,12 @@ impl<'m> Lowerer<'m> {
             lowerer.base_forced = forced;
         }
         Ok(lowerer)
+    }
+
+    /// How many times a user function's body has been evaluated so far, by this
+    /// lowering (calls answered by the memo of function values do not count).
+    pub fn function_evaluations(&self) -> u64 {
+        self.env.function_evaluations()
     }
 
     /// The data parameter's name and type, when records are bound to one.
@@ -345,6 +355,9 @@ impl<'m> Lowerer<'m> {
                 if !self.warned {
                     self.warned = true;
                     self.warnings.extend(warnings);
+                    if let Some(w) = empty_problem(&fam, model, &self.env.src) {
+                        self.warnings.push(w);
+                    }
                 }
                 if let Err(r) = uncoverable(&fam, &self.env.src) {
                     return Err(RecordFailure {
@@ -370,6 +383,32 @@ impl<'m> Lowerer<'m> {
         }
         Ok(Instance { families, forced })
     }
+}
+
+/// A problem with no primary item has one solution, the empty set of options, so a
+/// run prints an empty answer and succeeds: nearly always a size that came out 0 or
+/// negative, or a model not finished. Say so, pointing at the item families that made
+/// nothing.
+fn empty_problem(fam: &Families, model: &Model, src: &SourceFile) -> Option<Report> {
+    let problem = &fam.problem;
+    if problem.items.iter().any(|it| it.kind.is_primary()) {
+        return None;
+    }
+    let mut r = Report::warning(
+        "W0403",
+        "the problem is empty: it has no primary item, so its only solution is the empty set of options",
+    )
+    .help("every solution of an empty problem is empty; check the ranges of the item families (a size of 0 or less makes them empty), or declare a primary `item` family for what must be covered")
+    .with_source(src);
+    for (i, d) in model.decls.iter().enumerate() {
+        if let Decl::Item(item) = d
+            && item.class == crate::syntax::ast::ItemClass::Primary
+            && fam.items.count(i) == 0
+        {
+            r = r.label(item.name.span, "this family makes no items");
+        }
+    }
+    Some(r)
 }
 
 /// Evaluates the `assert` declarations for which `include` is true; each failing one is
@@ -539,4 +578,86 @@ fn made_here(item: &crate::problem::Item, declared: &str) -> Option<(crate::sour
         format!("`{}` is made here with {}", item.name, values.join(", "))
     };
     Some((*decl, text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Parses `text`, which must pass the checker.
+    fn parse(text: &str) -> (Model, SourceFile) {
+        let src = SourceFile::new("test.dlx", text);
+        let model = crate::syntax::parse(&src).unwrap_or_else(|d| panic!("{d:?}"));
+        (model, src)
+    }
+
+    fn lowerer<'m>(
+        model: &'m Model,
+        src: &SourceFile,
+        overrides: HashMap<String, Value>,
+    ) -> Lowerer<'m> {
+        let checked = crate::check::check(model, src).unwrap_or_else(|d| panic!("{d:?}"));
+        Lowerer::new(
+            model,
+            src,
+            &|i, p| checked.depends_on(i, &[p]),
+            overrides,
+            false,
+            10_000_000,
+        )
+        .unwrap_or_else(|d| panic!("{d:?}"))
+    }
+
+    /// A pure function called inside an option loop is evaluated once per distinct
+    /// argument list: `weight(v)` below is called for 300 options with 3 arguments.
+    #[test]
+    fn function_values_are_memoized() {
+        let text = "fn weight(v) = sum(combinations(1..=9, v)[0])\n\
+                    item slot[i] for i in 0..100\n\
+                    option put[i, v] for i in 0..100, v in 1..=3 where weight(v) > 0\n\
+                    \x20   covers slot[i]\n";
+        let (model, src) = parse(text);
+        let mut l = lowerer(&model, &src, HashMap::new());
+        let inst = l
+            .instance(None)
+            .unwrap_or_else(|f| panic!("{:?}", f.diagnostics));
+        assert_eq!(inst.families.problem.options.len(), 300);
+        assert_eq!(l.function_evaluations(), 3);
+    }
+
+    /// The memo is forgotten with the data it read: a function of the record is
+    /// evaluated again for the next record, one that is not is not.
+    #[test]
+    fn memo_is_forgotten_with_the_record() {
+        let text = "param row: grid\n\
+                    fn width() = len(row[0])\n\
+                    fn twice(x) = 2 * x\n\
+                    item slot[i] for i in 0..width() where twice(i) >= 0\n\
+                    option put[i] for i in 0..width() covers slot[i]\n";
+        let (model, src) = parse(text);
+        let checked = crate::check::check(&model, &src).unwrap_or_else(|d| panic!("{d:?}"));
+        let mut l = Lowerer::new(
+            &model,
+            &src,
+            &|i, p| checked.depends_on(i, &[p]),
+            HashMap::new(),
+            true,
+            10_000_000,
+        )
+        .unwrap_or_else(|d| panic!("{d:?}"));
+        let grid = |s: &str| Value::list(vec![Value::str(s)]);
+        let a = l
+            .instance(Some(grid("abc")))
+            .unwrap_or_else(|f| panic!("{:?}", f.diagnostics));
+        assert_eq!(a.families.problem.options.len(), 3);
+        // width() once (twice: for the items and for the options, one evaluation),
+        // twice(i) for 0, 1, 2.
+        assert_eq!(l.function_evaluations(), 4);
+        let b = l
+            .instance(Some(grid("abcde")))
+            .unwrap_or_else(|f| panic!("{:?}", f.diagnostics));
+        assert_eq!(b.families.problem.options.len(), 5);
+        // width() again for the new record; twice(i) only for the new 3 and 4.
+        assert_eq!(l.function_evaluations(), 4 + 1 + 2);
+    }
 }

@@ -9,7 +9,7 @@
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
-use crate::lower::value::Value;
+use crate::lower::value::{Kind, Value};
 use crate::syntax::ast::BinaryOp;
 
 /// Why an operator failed.
@@ -21,6 +21,9 @@ pub enum OpErrorKind {
     Overflow,
     /// Division or remainder by zero.
     DivisionByZero,
+    /// A string and an integer compared, or one looked for among the other kind: the
+    /// answer would be "never", which is always a mistake (`"1" == 1`).
+    StrInt,
 }
 
 /// An operator failure, turned into a report by the evaluator.
@@ -80,6 +83,73 @@ fn types(op: BinaryOp, a: &Value, b: &Value) -> OpError {
         code: "E0210",
         message,
         help: help.map(str::to_string),
+    }
+}
+
+/// Whether `x` is a string and `y` an integer, or the other way round.
+fn str_int(x: &Value, y: &Value) -> bool {
+    matches!(
+        (x, y),
+        (Value::Str(_), Value::Int(_)) | (Value::Int(_), Value::Str(_))
+    )
+}
+
+fn compared_str_int() -> OpError {
+    OpError {
+        kind: OpErrorKind::StrInt,
+        code: "E0210",
+        message: "cannot compare a string with an integer".into(),
+        help: Some(STR_INT_HELP.into()),
+    }
+}
+
+/// What to write when a string meets an integer.
+const STR_INT_HELP: &str = "a string and an integer are never equal (`\"1\" != 1`), so this would \
+     silently be false; convert one side: `int(s)` reads a string of digits, `str(i)` writes \
+     an integer";
+
+/// Whether `x`, not found in the collection `c`, could never have been there because
+/// one is a string and the other holds only integers, or the other way round (`"5" in
+/// 1..=9`). Cheap: ranges and strings hold one kind; sets and maps are ordered by kind
+/// first, so their first and last elements tell; lists and tuples are scanned, which
+/// only happens on this path (the element was not found).
+fn never_there(x: &Value, c: &Value) -> bool {
+    let only = |k: Kind| -> bool {
+        match c {
+            Value::Range(lo, hi) => k == Kind::Int && lo < hi,
+            Value::Str(s) => k == Kind::Str && !s.is_empty(),
+            Value::Set(xs) => match (xs.first(), xs.last()) {
+                (Some(f), Some(l)) => f.kind() == k && l.kind() == k,
+                _ => false,
+            },
+            Value::Map(m) => match (m.keys().next(), m.keys().next_back()) {
+                (Some(f), Some(l)) => f.kind() == k && l.kind() == k,
+                _ => false,
+            },
+            Value::List(xs) => !xs.is_empty() && xs.iter().all(|e| e.kind() == k),
+            Value::Tuple(xs) => !xs.is_empty() && xs.iter().all(|e| e.kind() == k),
+            Value::Int(_) | Value::Bool(_) => false,
+        }
+    };
+    match x {
+        Value::Str(_) => only(Kind::Int),
+        Value::Int(_) => only(Kind::Str),
+        _ => false,
+    }
+}
+
+fn looked_for_str_int(x: &Value, c: &Value) -> OpError {
+    let what = x.kind().described();
+    let among = match (x, c) {
+        (_, Value::Str(_)) => "characters",
+        (Value::Str(_), _) => "integers",
+        _ => "strings",
+    };
+    OpError {
+        kind: OpErrorKind::StrInt,
+        code: "E0210",
+        message: format!("cannot look for {what} among {among}: it is never there"),
+        help: Some(STR_INT_HELP.into()),
     }
 }
 
@@ -155,13 +225,20 @@ pub fn binary(op: BinaryOp, a: &Value, b: &Value) -> Result<Value, OpError> {
         (BinaryOp::Intersect, Set(x), Set(y)) => {
             Ok(Set(Rc::new(x.intersection(y).cloned().collect())))
         }
+        (
+            BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge,
+            _,
+            _,
+        ) if str_int(a, b) => Err(compared_str_int()),
         (BinaryOp::Eq, _, _) => Ok(Bool(a == b)),
         (BinaryOp::Ne, _, _) => Ok(Bool(a != b)),
-        (BinaryOp::In, _, _) => b.contains(a).map(Bool).ok_or_else(|| types(op, a, b)),
-        (BinaryOp::NotIn, _, _) => b
-            .contains(a)
-            .map(|x| Bool(!x))
-            .ok_or_else(|| types(op, a, b)),
+        (BinaryOp::In | BinaryOp::NotIn, _, _) => {
+            let found = b.contains(a).ok_or_else(|| types(op, a, b))?;
+            if !found && never_there(a, b) {
+                return Err(looked_for_str_int(a, b));
+            }
+            Ok(Bool(found == (op == BinaryOp::In)))
+        }
         (BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge, Set(x), Set(y)) => {
             Ok(Bool(match op {
                 BinaryOp::Le => x.is_subset(y),
@@ -229,5 +306,59 @@ mod tests {
         assert!(e.help.unwrap().contains("s | {x}"));
         let e = binary(BinaryOp::In, &i(1), &i(2)).unwrap_err();
         assert_eq!(e.message, "cannot look for an element in an integer");
+    }
+
+    #[test]
+    fn strings_and_integers_do_not_compare() {
+        let one = Value::str("1");
+        for op in [BinaryOp::Eq, BinaryOp::Ne, BinaryOp::Lt, BinaryOp::Ge] {
+            let e = binary(op, &one, &i(1)).unwrap_err();
+            assert_eq!(e.kind, OpErrorKind::StrInt, "{op:?}");
+            let e = binary(op, &i(1), &one).unwrap_err();
+            assert_eq!(e.kind, OpErrorKind::StrInt, "{op:?}");
+        }
+        // Other mixed kinds still compare as values.
+        let t = Value::tuple(vec![i(1)]);
+        assert_eq!(binary(BinaryOp::Eq, &t, &i(1)).unwrap(), Value::Bool(false));
+        assert_eq!(binary(BinaryOp::Eq, &one, &one).unwrap(), Value::Bool(true));
+    }
+
+    #[test]
+    fn a_string_is_never_among_integers() {
+        let five = Value::str("5");
+        let e = binary(BinaryOp::In, &five, &Value::Range(1, 10)).unwrap_err();
+        assert_eq!(e.kind, OpErrorKind::StrInt);
+        assert_eq!(
+            e.message,
+            "cannot look for a string among integers: it is never there"
+        );
+        let e = binary(BinaryOp::NotIn, &i(5), &Value::str("123")).unwrap_err();
+        assert_eq!(
+            e.message,
+            "cannot look for an integer among characters: it is never there"
+        );
+        let ints = Value::set([i(1), i(2)]);
+        assert!(binary(BinaryOp::In, &five, &ints).is_err());
+        let e = binary(BinaryOp::In, &i(5), &Value::list(vec![Value::str("a")])).unwrap_err();
+        assert_eq!(e.kind, OpErrorKind::StrInt);
+        // Found, mixed, or empty: answered as before.
+        let mixed = Value::set([i(1), Value::str("5")]);
+        assert_eq!(
+            binary(BinaryOp::In, &five, &mixed).unwrap(),
+            Value::Bool(true)
+        );
+        assert_eq!(
+            binary(BinaryOp::In, &i(7), &mixed).unwrap(),
+            Value::Bool(false)
+        );
+        let none = Value::empty_set();
+        assert_eq!(
+            binary(BinaryOp::NotIn, &five, &none).unwrap(),
+            Value::Bool(true)
+        );
+        assert_eq!(
+            binary(BinaryOp::In, &i(3), &Value::Range(1, 10)).unwrap(),
+            Value::Bool(true)
+        );
     }
 }

@@ -88,16 +88,39 @@ pub fn unsupported_report(src: &SourceFile, p: &Problem, u: &Unsupported) -> Rep
 /// A lowered instance in Knuth's format, as `dlxc compile --emit knuth` writes it.
 #[derive(Clone, Debug)]
 pub struct KnuthText {
-    /// The text: the forced options in a comment at the top (the format has no place
-    /// for them), then the items line and the options.
+    /// The text: with forced options, a comment naming them, then the problem left
+    /// after taking them (the format has no place for forced options).
     pub text: String,
     /// What the writer renamed or left out.
     pub report: WriteReport,
 }
 
-/// Writes `p` in Knuth's format with the `forced` options listed in a leading comment,
-/// or the E0504 diagnostic of a problem the format cannot hold.
-pub fn knuth_text(p: &Problem, forced: &[OptionId]) -> Result<KnuthText, Box<Report>> {
+/// Writes `p` in Knuth's format. Knuth's format has no forced options, so with some the
+/// problem written is the one left after taking them ([`crate::solve::reduce`]): it has
+/// the same solutions, less the forced options, and `dlxc solve --count` on it agrees
+/// with `dlxc run --count`. Forced options that clash are E0404, as in `dlxc run`; when
+/// they cover every primary item nothing is left to write, and a problem the format
+/// cannot hold is E0504.
+pub fn knuth_text(
+    src: &SourceFile,
+    full: &Problem,
+    forced: &[OptionId],
+) -> Result<KnuthText, Box<Report>> {
+    let reduced = crate::solve::reduce::reduce(full, forced)
+        .map_err(|clash| Box::new(clash_report(src, full, &clash)))?;
+    let p = &reduced.problem;
+    if !forced.is_empty() && p.primary_count() == 0 {
+        return Err(Box::new(
+            Report::error(
+                "E0504",
+                format!(
+                    "the {} forced options cover every primary item: no problem is left to write",
+                    forced.len()
+                ),
+            )
+            .help("Knuth's format has no forced options, and the problem left after them is empty (its one solution is the forced options); `dlxc run` solves it directly"),
+        ));
+    }
     let mut text = String::new();
     let report = knuth::write(p, &mut text).map_err(|e| {
         Box::new(Report::error("E0504", e.to_string()).help(
@@ -105,9 +128,20 @@ pub fn knuth_text(p: &Problem, forced: &[OptionId]) -> Result<KnuthText, Box<Rep
         ))
     })?;
     if !forced.is_empty() {
-        let mut head = String::from("| forced options:\n");
+        let mut head = format!(
+            "| the problem left after the {} forced options below (Knuth's format has no\n\
+             | forced options): its solutions, each with the forced options added, are those\n\
+             | of the model\n",
+            forced.len()
+        );
+        if reduced.forced_cost != 0 {
+            head.push_str(&format!(
+                "| the forced options cost {} in all: add it to a solution's cost\n",
+                reduced.forced_cost
+            ));
+        }
         for &id in forced {
-            head.push_str(&format!("|   {}\n", p.option_label(id)));
+            head.push_str(&format!("|   {}\n", full.option_label(id)));
         }
         text.insert_str(0, &head);
     }

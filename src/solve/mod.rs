@@ -44,6 +44,7 @@ mod links;
 mod mcc;
 pub mod optimize;
 pub mod parallel;
+pub mod reduce;
 mod search;
 pub mod share;
 

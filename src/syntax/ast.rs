@@ -327,6 +327,75 @@ pub struct Expr {
     pub span: Span,
 }
 
+impl Expr {
+    /// Calls `f` on this expression and every expression inside it, the clauses of
+    /// comprehensions included, outermost first.
+    pub fn walk(&self, f: &mut dyn FnMut(&Expr)) {
+        f(self);
+        self.for_each_child(&mut |c| c.walk(f));
+    }
+
+    /// Calls `f` on each expression directly inside this one, in source order; for a
+    /// comprehension, the expressions of its clauses (iterables, `let` values, filters)
+    /// come before its element.
+    pub fn for_each_child<'e>(&'e self, f: &mut dyn FnMut(&'e Expr)) {
+        let clauses = |cs: &'e [Clause], f: &mut dyn FnMut(&'e Expr)| {
+            for c in cs {
+                match c {
+                    Clause::For { iter, .. } => f(iter),
+                    Clause::Let { value, .. } => f(value),
+                    Clause::Where(w) => f(w),
+                }
+            }
+        };
+        match &self.kind {
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Str(_) | ExprKind::Name(_) => {}
+            ExprKind::Tuple(xs) | ExprKind::List(xs) | ExprKind::Set(xs) => {
+                xs.iter().for_each(&mut *f);
+            }
+            ExprKind::Map(kvs) => kvs.iter().for_each(|(k, v)| {
+                f(k);
+                f(v);
+            }),
+            ExprKind::ListComp { elem, clauses: cs } | ExprKind::SetComp { elem, clauses: cs } => {
+                clauses(cs, f);
+                f(elem);
+            }
+            ExprKind::MapComp {
+                key,
+                value,
+                clauses: cs,
+            } => {
+                clauses(cs, f);
+                f(key);
+                f(value);
+            }
+            ExprKind::Unary { expr, .. } => f(expr),
+            ExprKind::Binary { lhs, rhs, .. }
+            | ExprKind::Range {
+                lo: lhs, hi: rhs, ..
+            } => {
+                f(lhs);
+                f(rhs);
+            }
+            ExprKind::Call { args, .. } => args.iter().for_each(&mut *f),
+            ExprKind::Index { base, index } => {
+                f(base);
+                f(index);
+            }
+            ExprKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                f(cond);
+                f(then);
+                f(otherwise);
+            }
+        }
+    }
+}
+
 /// Unary operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UnaryOp {

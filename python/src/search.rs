@@ -51,7 +51,7 @@ pub fn wait_next<T: Send>(
 }
 
 /// Runs `work` on a new thread and waits for its result (see [`wait`]).
-fn on_thread<T: Send + 'static>(
+pub fn on_thread<T: Send + 'static>(
     py: Python<'_>,
     stop: &AtomicBool,
     work: impl FnOnce() -> T + Send + 'static,
@@ -201,7 +201,7 @@ fn cut(limit: Limit, count: u128, nodes: u64) -> PyErr {
 }
 
 /// The E0404 exception of forced options that clash.
-fn clash(py: Python<'_>, core: &Core, c: &Clash) -> PyErr {
+pub fn clash(py: Python<'_>, core: &Core, c: &Clash) -> PyErr {
     Failure::one(clash_report(&core.src, &core.matrix.problem, c)).into_err(py)
 }
 

@@ -13,7 +13,7 @@ use dlxc::solve::{Clash, End, Flow, Limit, SearchConfig, Stats};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 
-use crate::core::{Core, refused};
+use crate::core::Core;
 use crate::errors::Failure;
 use crate::search::{clash, on_thread};
 
@@ -123,10 +123,7 @@ pub fn estimate(
         return Err(PyValueError::new_err("probes must be at least 1"));
     }
     let probes = probes.map_or(Probes::Within(PROBING), Probes::Count);
-    let mut solver = core
-        .matrix
-        .solver()
-        .map_err(|u| refused(core, &u).into_err(py))?;
+    let mut solver = core.solver(py)?;
     let stop = Arc::new(AtomicBool::new(false));
     let trial = SearchConfig {
         count_only: true,

@@ -4,8 +4,9 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use dlxc::solve::parallel;
+use dlxc::problem::OptionId;
 use dlxc::solve::share::Part;
+use dlxc::solve::{Clash, Solver, parallel};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -87,6 +88,33 @@ fn root(core: &Core) -> Part {
         forced: core.forced.clone(),
         weight: 1.0,
     }
+}
+
+/// Parts per shard of [`parallel::shard`]'s split (the library keeps it private):
+/// [`all_shards`] checks that it deals as `parallel::shard` does before it relies on it.
+const PARTS_PER_SHARD: usize = 64;
+
+/// `parallel::shard(solver, forced, k, n)` for every `k`. Each call splits the tree
+/// again, so `n` of them cost `n` times `n` parts: instead one split is dealt out here,
+/// and used when its first shard is `parallel::shard`'s (else, should the library deal
+/// otherwise one day, the shards are made one at a time).
+fn all_shards(solver: &mut Solver, forced: &[OptionId], n: usize) -> Result<Vec<Vec<Part>>, Clash> {
+    let first = parallel::shard(solver, forced, 1, n)?;
+    if solver.can_branch() {
+        let mut dealt = vec![Vec::new(); n];
+        let parts = parallel::split(solver, forced, n.saturating_mul(PARTS_PER_SHARD))?;
+        for (i, p) in parts.into_iter().enumerate() {
+            dealt[i % n].push(p);
+        }
+        if dealt[0] == first {
+            return Ok(dealt);
+        }
+    }
+    let mut all = vec![first];
+    for k in 2..=n {
+        all.push(parallel::shard(solver, forced, k, n)?);
+    }
+    Ok(all)
 }
 
 /// Checks a shard `k` of `n`, as `--shard K/N` does.
@@ -316,11 +344,7 @@ impl Model {
     fn shards(&self, py: Python<'_>, n: usize) -> PyResult<Vec<Shard>> {
         check_shard(1, n)?;
         let core = self.core(py)?;
-        let all = with_solver(py, core, |s| {
-            (1..=n)
-                .map(|k| parallel::shard(s, &core.forced, k, n))
-                .collect::<Result<Vec<_>, _>>()
-        })?;
+        let all = with_solver(py, core, |s| all_shards(s, &core.forced, n))?;
         Ok(all
             .into_iter()
             .map(|parts| Shard::new(Arc::clone(core), parts))

@@ -14,7 +14,7 @@ use dlxc::solve::{Clash, End, Flow, Limit, Optimizer, SearchConfig, Solver};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 
-use crate::core::{Core, refused};
+use crate::core::Core;
 use crate::errors::{Failure, LimitReached};
 
 /// How often a waiting thread looks at Python's signals.
@@ -116,10 +116,7 @@ pub fn count(
     threads: usize,
     limits: &Limits,
 ) -> PyResult<u128> {
-    let solver = core
-        .matrix
-        .solver()
-        .map_err(|u| refused(core, &u).into_err(py))?;
+    let solver = core.solver(py)?;
     let stop = Arc::new(AtomicBool::new(false));
     let config = limits.config(&stop)?;
     let got = on_thread(py, &stop, move || {
@@ -294,10 +291,7 @@ impl Solutions {
         limit: Option<u128>,
         limits: &Limits,
     ) -> PyResult<Solutions> {
-        let solver = core
-            .matrix
-            .solver()
-            .map_err(|u| refused(&core, &u).into_err(py))?;
+        let solver = core.solver(py)?;
         let stop = Arc::new(AtomicBool::new(false));
         let config = limits.config(&stop)?;
         let (tx, rx) = sync_channel(AHEAD);

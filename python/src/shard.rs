@@ -15,7 +15,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use crate::core::{Core, refused};
+use crate::core::Core;
 use crate::model::{Model, default_threads, restore_args};
 use crate::search::{Limits, Solutions, clash, count};
 
@@ -51,10 +51,7 @@ pub fn with_solver<T: Send>(
     core: &Core,
     work: impl FnOnce(&mut Solver) -> Result<T, Clash> + Send,
 ) -> PyResult<T> {
-    let mut solver = core
-        .matrix
-        .solver()
-        .map_err(|u| refused(core, &u).into_err(py))?;
+    let mut solver = core.solver(py)?;
     py.allow_threads(|| work(&mut solver))
         .map_err(|c| clash(py, core, &c))
 }

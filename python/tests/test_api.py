@@ -289,6 +289,9 @@ def test_shard_k_of_n_is_the_command_lines(name: str, params: dict, splits: list
         assert model.shards(n)[k - 1].parts == shard.parts
     for n in {n for _, n in splits}:
         shards = model.shards(n)
+        one_by_one = [model.shard(k, n) for k in range(1, n + 1)]
+        assert [s.parts for s in shards] == [s.parts for s in one_by_one]
+        assert [s.weights for s in shards] == [s.weights for s in one_by_one]
         counts = [s.count() for s in shards]
         assert sum(counts) == whole == model.count()
         again = [pickle.loads(pickle.dumps(s)) for s in shards]

@@ -217,7 +217,10 @@ fn the_frontier_at_a_checkpoint_completes_the_count() {
             checkpoints += watch.checkpoints;
         }
     }
-    assert!(checkpoints >= 10, "only {checkpoints} checkpoints were taken");
+    assert!(
+        checkpoints >= 10,
+        "only {checkpoints} checkpoints were taken"
+    );
 }
 
 #[test]

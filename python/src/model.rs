@@ -365,7 +365,9 @@ impl Model {
     /// finishes (`exact`), and otherwise gives the speed that turns the estimated
     /// nodes into seconds; then random probes (`probes` of them, or as many as fit in
     /// 0.3 s) drawn from `seed`. Only dancing cells can be probed: a problem with
-    /// multiplicities raises `ModelError` (E0922) unless the trial finishes.
+    /// multiplicities raises `ModelError` (E0922) unless the trial finishes. A model
+    /// with an objective gets the tree `count` searches: `dlxc estimate` tries its
+    /// branch and bound search for 0.2 s first, which is `optimize(time_limit=0.2)`.
     #[pyo3(signature = (probes = None, seed = 1))]
     fn estimate(&self, py: Python<'_>, probes: Option<usize>, seed: u64) -> PyResult<Estimate> {
         let core = self.core(py)?;

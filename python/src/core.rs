@@ -18,6 +18,7 @@ use dlxc::render::{option_lines, paint};
 use dlxc::session::{Front, record_layout};
 use dlxc::solve::{Objective, Solver, Unsupported};
 use dlxc::source::SourceFile;
+use pyo3::prelude::*;
 
 use crate::errors::{Diag, Failure, plain};
 
@@ -240,11 +241,16 @@ pub fn compile(source: Arc<Source>, record: Option<RecordText>) -> Result<Core, 
     )
 }
 
-/// The diagnostics of a problem the engine refuses.
-pub fn refused(core: &Core, u: &Unsupported) -> Failure {
-    Failure::one(dlxc::session::reports::unsupported_report(
-        &core.src,
-        &core.matrix.problem,
-        u,
-    ))
+impl Core {
+    /// A fresh solver for a search; a problem the engine refuses raises `ModelError`.
+    pub fn solver(&self, py: Python<'_>) -> PyResult<Solver> {
+        self.matrix.solver().map_err(|u| {
+            Failure::one(dlxc::session::reports::unsupported_report(
+                &self.src,
+                &self.matrix.problem,
+                &u,
+            ))
+            .into_err(py)
+        })
+    }
 }

@@ -9,6 +9,7 @@
 
 mod core;
 mod errors;
+mod estimate;
 mod model;
 mod params;
 mod records;
@@ -26,6 +27,7 @@ fn _dlxc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<search::Solutions>()?;
     m.add_class::<search::Optimum>()?;
     m.add_class::<shard::Shard>()?;
+    m.add_class::<estimate::Estimate>()?;
     m.add_class::<records::Records>()?;
     m.add_class::<errors::Diag>()?;
     m.add_class::<errors::Span>()?;

@@ -4,14 +4,18 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use dlxc::solve::parallel;
+use dlxc::solve::share::Part;
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use crate::core::{Core, Loaded, RecordText, Source, compile};
 use crate::errors::{Diag, Failure};
+use crate::estimate::Estimate;
 use crate::records::Records;
 use crate::search::{Limits, Optimum, Solutions, optimize};
-use crate::shard::{Shard, parts_from_ids, split_core};
+use crate::shard::{Shard, one_part_each, parts_from_ids, split, with_solver};
 
 /// Threads a count uses when none are asked for: every core.
 pub fn default_threads() -> usize {
@@ -73,7 +77,26 @@ impl Model {
     /// The whole search tree, as one shard of one part.
     fn whole(&self, py: Python<'_>) -> PyResult<Shard> {
         let core = self.core(py)?;
-        Ok(Shard::new(Arc::clone(core), vec![core.forced.clone()]))
+        Ok(Shard::new(Arc::clone(core), vec![root(core)]))
+    }
+}
+
+/// The whole tree of `core`: one part, of weight 1.
+fn root(core: &Core) -> Part {
+    Part {
+        forced: core.forced.clone(),
+        weight: 1.0,
+    }
+}
+
+/// Checks a shard `k` of `n`, as `--shard K/N` does.
+fn check_shard(k: usize, n: usize) -> PyResult<()> {
+    if (1..=n).contains(&k) {
+        Ok(())
+    } else {
+        Err(PyValueError::new_err(format!(
+            "shard {k}/{n} does not exist: shards are numbered 1 to n, and n is at least 1"
+        )))
     }
 }
 
@@ -270,37 +293,70 @@ impl Model {
     }
 
     /// The search tree cut into at least `n` disjoint parts when it allows (fewer
-    /// when it is that small), one shard a part.
+    /// when it is that small), one shard a part, each weighted by its share of the tree.
     fn parts(&self, py: Python<'_>, n: usize) -> PyResult<Vec<Shard>> {
         let core = self.core(py)?;
-        let parts = split_core(py, core, std::slice::from_ref(&core.forced), n)?;
-        Ok(parts
-            .into_iter()
-            .map(|p| Shard::new(Arc::clone(core), vec![p]))
-            .collect())
+        let parts = with_solver(py, core, |s| split(s, &[root(core)], n))?;
+        Ok(one_part_each(core, parts))
     }
 
-    /// `n` shards: the parts of the search tree dealt out in turn, so shard `k`'s
-    /// solutions, over `k`, are the model's, each once. Deterministic: the same model
-    /// gives the same shards in every process.
-    fn shards(&self, py: Python<'_>, n: usize) -> PyResult<Vec<Shard>> {
+    /// Shard `k` of `n` (1-based): exactly the parts `dlxc run MODEL --count --shard
+    /// K/N` counts, the same on every machine, so a shard can be counted here and the
+    /// rest on the command line. A problem whose engine cannot split (multiplicities)
+    /// is all in shard 1.
+    fn shard(&self, py: Python<'_>, k: usize, n: usize) -> PyResult<Shard> {
+        check_shard(k, n)?;
         let core = self.core(py)?;
-        let n = n.max(1);
-        let parts = split_core(py, core, std::slice::from_ref(&core.forced), n)?;
-        let mut dealt = vec![Vec::new(); n];
-        for (k, p) in parts.into_iter().enumerate() {
-            dealt[k % n].push(p);
-        }
-        Ok(dealt
+        let parts = with_solver(py, core, |s| parallel::shard(s, &core.forced, k, n))?;
+        Ok(Shard::new(Arc::clone(core), parts))
+    }
+
+    /// The `n` shards of `shard(k, n)`, for `k` from 1 to `n`: their solutions, over
+    /// `k`, are the model's, each once.
+    fn shards(&self, py: Python<'_>, n: usize) -> PyResult<Vec<Shard>> {
+        check_shard(1, n)?;
+        let core = self.core(py)?;
+        let all = with_solver(py, core, |s| parallel::shards(s, &core.forced, n))?;
+        Ok(all
             .into_iter()
             .map(|parts| Shard::new(Arc::clone(core), parts))
             .collect())
     }
 
-    /// The shard of the given parts (lists of option ids), as pickles carry them.
-    fn _shard(&self, py: Python<'_>, parts: Vec<Vec<u32>>) -> PyResult<Shard> {
+    /// The problem's fingerprint: the hash of what the engine sees and the forced
+    /// options, which `dlxc run --count --shard K/N --json` writes as `"problem"` (and
+    /// `dlxc merge` checks), so shards counted here and there can be matched.
+    #[getter]
+    fn fingerprint(&self, py: Python<'_>) -> PyResult<String> {
         let core = self.core(py)?;
-        let parts = parts_from_ids(core, parts)?;
+        Ok(core.matrix.problem.fingerprint(&core.forced))
+    }
+
+    /// Knuth's estimate of the size of the count's search tree, as `dlxc estimate`
+    /// makes it: a real search of 0.2 s first, whose counts are exact when it
+    /// finishes (`exact`), and otherwise gives the speed that turns the estimated
+    /// nodes into seconds; then random probes (`probes` of them, or as many as fit in
+    /// 0.3 s) drawn from `seed`. Only dancing cells can be probed: a problem with
+    /// multiplicities raises `ModelError` (E0922) unless the trial finishes. A model
+    /// with an objective gets the tree `count` searches: `dlxc estimate` tries its
+    /// branch and bound search for 0.2 s first, which is `optimize(time_limit=0.2)`.
+    #[pyo3(signature = (probes = None, seed = 1))]
+    fn estimate(&self, py: Python<'_>, probes: Option<usize>, seed: u64) -> PyResult<Estimate> {
+        let core = self.core(py)?;
+        crate::estimate::estimate(py, core, probes, seed)
+    }
+
+    /// The shard of the given parts (lists of option ids) and their weights, as
+    /// pickles carry them.
+    #[pyo3(signature = (parts, weights = None))]
+    fn _shard(
+        &self,
+        py: Python<'_>,
+        parts: Vec<Vec<u32>>,
+        weights: Option<Vec<f64>>,
+    ) -> PyResult<Shard> {
+        let core = self.core(py)?;
+        let parts = parts_from_ids(core, parts, weights)?;
         Ok(Shard::new(Arc::clone(core), parts))
     }
 

@@ -14,7 +14,7 @@ use dlxc::solve::{Clash, End, Flow, Limit, Optimizer, SearchConfig, Solver};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 
-use crate::core::{Core, refused};
+use crate::core::Core;
 use crate::errors::{Failure, LimitReached};
 
 /// How often a waiting thread looks at Python's signals.
@@ -51,7 +51,7 @@ pub fn wait_next<T: Send>(
 }
 
 /// Runs `work` on a new thread and waits for its result (see [`wait`]).
-fn on_thread<T: Send + 'static>(
+pub fn on_thread<T: Send + 'static>(
     py: Python<'_>,
     stop: &AtomicBool,
     work: impl FnOnce() -> T + Send + 'static,
@@ -116,10 +116,7 @@ pub fn count(
     threads: usize,
     limits: &Limits,
 ) -> PyResult<u128> {
-    let solver = core
-        .matrix
-        .solver()
-        .map_err(|u| refused(core, &u).into_err(py))?;
+    let solver = core.solver(py)?;
     let stop = Arc::new(AtomicBool::new(false));
     let config = limits.config(&stop)?;
     let got = on_thread(py, &stop, move || {
@@ -201,7 +198,7 @@ fn cut(limit: Limit, count: u128, nodes: u64) -> PyErr {
 }
 
 /// The E0404 exception of forced options that clash.
-fn clash(py: Python<'_>, core: &Core, c: &Clash) -> PyErr {
+pub fn clash(py: Python<'_>, core: &Core, c: &Clash) -> PyErr {
     Failure::one(clash_report(&core.src, &core.matrix.problem, c)).into_err(py)
 }
 
@@ -294,10 +291,7 @@ impl Solutions {
         limit: Option<u128>,
         limits: &Limits,
     ) -> PyResult<Solutions> {
-        let solver = core
-            .matrix
-            .solver()
-            .map_err(|u| refused(&core, &u).into_err(py))?;
+        let solver = core.solver(py)?;
         let stop = Arc::new(AtomicBool::new(false));
         let config = limits.config(&stop)?;
         let (tx, rx) = sync_channel(AHEAD);

@@ -3,61 +3,57 @@
 //! A part is a list of forced options, a node of the search tree; the parts made by
 //! [`split`] are disjoint and together hold every solution (see
 //! `dlxc::solve::parallel`). A [`Shard`] is some parts of one model; it pickles as the
-//! model's text, parameters and record, and the parts' option ids, so another process
-//! rebuilds the model and searches exactly those parts.
+//! model's text, parameters and record, and the parts' option ids and weights, so
+//! another process rebuilds the model and searches exactly those parts.
 
 use std::sync::Arc;
 
 use dlxc::problem::OptionId;
+use dlxc::solve::share::Part;
 use dlxc::solve::{Clash, Solver, parallel};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use crate::core::{Core, refused};
-use crate::errors::Failure;
+use crate::core::Core;
 use crate::model::{Model, default_threads, restore_args};
-use crate::search::{Limits, Solutions, count};
+use crate::search::{Limits, Solutions, clash, count};
 
 /// The parts under each of `roots`, about `want` in all: each root is split into
-/// disjoint parts, at least two when its node branches. A solver that cannot branch
-/// (multiplicities run on the links engines) keeps its roots whole.
-pub fn split(
-    solver: &mut Solver,
-    roots: &[Vec<OptionId>],
-    want: usize,
-) -> Result<Vec<Vec<OptionId>>, Clash> {
+/// disjoint parts, at least two when its node branches, each weighted by its share of
+/// the whole tree (its root's weight times its share of the root; dead ends met while
+/// splitting are in no part, so the weights add up to at most the roots'). A solver that cannot
+/// branch (multiplicities run on the links engines) keeps its roots whole.
+pub fn split(solver: &mut Solver, roots: &[Part], want: usize) -> Result<Vec<Part>, Clash> {
     if !solver.can_branch() {
         return Ok(roots.to_vec());
     }
     let each = want.div_ceil(roots.len().max(1)).max(2);
     let mut out = Vec::new();
     for root in roots {
-        out.extend(parallel::split(solver, root, each)?);
+        out.extend(
+            parallel::split(solver, &root.forced, each)?
+                .into_iter()
+                .map(|p| Part {
+                    forced: p.forced,
+                    weight: root.weight * p.weight,
+                }),
+        );
     }
     Ok(out)
 }
 
-/// Splits `roots` of `core` on this thread (splitting visits a few nodes per part).
-pub fn split_core(
+/// Runs `work` on a copy of `core`'s solver on this thread, without the GIL (splitting
+/// and probing visit few nodes); the engine's refusal and a clash of forced options
+/// raise `ModelError`.
+pub fn with_solver<T: Send>(
     py: Python<'_>,
     core: &Core,
-    roots: &[Vec<OptionId>],
-    want: usize,
-) -> PyResult<Vec<Vec<OptionId>>> {
-    let mut solver = core
-        .matrix
-        .solver()
-        .map_err(|u| refused(core, &u).into_err(py))?;
-    py.allow_threads(|| split(&mut solver, roots, want))
-        .map_err(|c| {
-            Failure::one(dlxc::session::reports::clash_report(
-                &core.src,
-                &core.matrix.problem,
-                &c,
-            ))
-            .into_err(py)
-        })
+    work: impl FnOnce(&mut Solver) -> Result<T, Clash> + Send,
+) -> PyResult<T> {
+    let mut solver = core.solver(py)?;
+    py.allow_threads(|| work(&mut solver))
+        .map_err(|c| clash(py, core, &c))
 }
 
 /// Some parts of a model's search tree: count them, list their solutions, split them
@@ -65,13 +61,18 @@ pub fn split_core(
 #[pyclass(frozen, module = "dlxc")]
 pub struct Shard {
     core: Arc<Core>,
-    parts: Vec<Vec<OptionId>>,
+    parts: Vec<Part>,
 }
 
 impl Shard {
     /// The shard of `parts` of `core`.
-    pub fn new(core: Arc<Core>, parts: Vec<Vec<OptionId>>) -> Shard {
+    pub fn new(core: Arc<Core>, parts: Vec<Part>) -> Shard {
         Shard { core, parts }
+    }
+
+    /// The forced options of each part.
+    fn roots(&self) -> Vec<Vec<OptionId>> {
+        self.parts.iter().map(|p| p.forced.clone()).collect()
     }
 }
 
@@ -83,8 +84,22 @@ impl Shard {
     fn parts(&self) -> Vec<Vec<u32>> {
         self.parts
             .iter()
-            .map(|p| p.iter().map(|o| o.0).collect())
+            .map(|p| p.forced.iter().map(|o| o.0).collect())
             .collect()
+    }
+
+    /// Each part's share of the model's whole search tree, by Knuth's estimate (the
+    /// product of 1/(options tried) over the branchings above it): for progress and
+    /// ETAs only, since trees are seldom balanced; counts never depend on it.
+    #[getter]
+    fn weights(&self) -> Vec<f64> {
+        self.parts.iter().map(|p| p.weight).collect()
+    }
+
+    /// The parts' share of the whole tree: the sum of `weights`.
+    #[getter]
+    fn weight(&self) -> f64 {
+        self.parts.iter().map(|p| p.weight).sum()
     }
 
     /// The model the parts belong to.
@@ -106,7 +121,7 @@ impl Shard {
     ) -> PyResult<u128> {
         let threads = threads.unwrap_or_else(default_threads);
         let limits = Limits::new(time_limit, node_limit);
-        count(py, &self.core, self.parts.clone(), threads, &limits)
+        count(py, &self.core, self.roots(), threads, &limits)
     }
 
     /// A lazy iterator over the solutions of these parts (at most `limit`); the
@@ -120,24 +135,16 @@ impl Shard {
         node_limit: Option<u64>,
     ) -> PyResult<Solutions> {
         let limits = Limits::new(time_limit, node_limit);
-        Solutions::start(
-            py,
-            Arc::clone(&self.core),
-            self.parts.clone(),
-            limit,
-            &limits,
-        )
+        Solutions::start(py, Arc::clone(&self.core), self.roots(), limit, &limits)
     }
 
     /// These parts split into at least `n` smaller ones when the tree allows (each node
     /// into its children, breadth first), one shard a part; their solutions are
-    /// exactly this shard's.
+    /// exactly this shard's. Their weights add up to its weight less that of the dead
+    /// ends met while splitting, which are in no part.
     fn split(&self, py: Python<'_>, n: usize) -> PyResult<Vec<Shard>> {
-        let parts = split_core(py, &self.core, &self.parts, n)?;
-        Ok(parts
-            .into_iter()
-            .map(|p| Shard::new(Arc::clone(&self.core), vec![p]))
-            .collect())
+        let parts = with_solver(py, &self.core, |s| split(s, &self.parts, n))?;
+        Ok(one_part_each(&self.core, parts))
     }
 
     fn __len__(&self) -> usize {
@@ -146,10 +153,11 @@ impl Shard {
 
     fn __repr__(&self) -> String {
         format!(
-            "Shard({} part{} of {:?})",
+            "Shard({} part{} of {:?}, weight {:.3})",
             self.parts.len(),
             if self.parts.len() == 1 { "" } else { "s" },
-            self.core.source.name
+            self.core.source.name,
+            self.weight()
         )
     }
 
@@ -161,16 +169,43 @@ impl Shard {
         let args = restore_args(py, &self.core)?;
         let mut all: Vec<Bound<'py, PyAny>> = args.iter().collect();
         all.push(self.parts().into_pyobject(py)?.into_any());
+        all.push(self.weights().into_pyobject(py)?.into_any());
         Ok((load, PyTuple::new(py, all)?))
     }
 }
 
-/// Checks option ids from outside (a pickle) against the model.
-pub fn parts_from_ids(core: &Core, ids: Vec<Vec<u32>>) -> PyResult<Vec<Vec<OptionId>>> {
+/// One shard a part.
+pub fn one_part_each(core: &Arc<Core>, parts: Vec<Part>) -> Vec<Shard> {
+    parts
+        .into_iter()
+        .map(|p| Shard::new(Arc::clone(core), vec![p]))
+        .collect()
+}
+
+/// Checks parts from outside (a pickle: option ids, and weights or none) against the
+/// model. Parts without weights share the whole tree equally.
+pub fn parts_from_ids(
+    core: &Core,
+    ids: Vec<Vec<u32>>,
+    weights: Option<Vec<f64>>,
+) -> PyResult<Vec<Part>> {
     let n = core.matrix.problem.options.len();
+    let weights = match weights {
+        Some(w) if w.len() == ids.len() => w,
+        Some(w) => {
+            return Err(PyValueError::new_err(format!(
+                "{} weights for {} parts",
+                w.len(),
+                ids.len()
+            )));
+        }
+        None => vec![1.0 / ids.len().max(1) as f64; ids.len()],
+    };
     ids.into_iter()
-        .map(|part| {
-            part.into_iter()
+        .zip(weights)
+        .map(|(part, weight)| {
+            let forced = part
+                .into_iter()
                 .map(|o| {
                     if (o as usize) < n {
                         Ok(OptionId(o))
@@ -180,7 +215,8 @@ pub fn parts_from_ids(core: &Core, ids: Vec<Vec<u32>>) -> PyResult<Vec<Vec<Optio
                         )))
                     }
                 })
-                .collect()
+                .collect::<PyResult<_>>()?;
+            Ok(Part { forced, weight })
         })
         .collect()
 }

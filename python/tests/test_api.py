@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import _thread
 import os
+import json
 import pickle
+import re
 import threading
 import time
 from pathlib import Path
@@ -244,16 +246,103 @@ def test_shards_add_up_and_pickle() -> None:
     shards = model.shards(5)
     assert len(shards) == 5
     assert sum(s.count() for s in shards) == total
+    assert sum(s.weight for s in shards) == pytest.approx(1.0)
     again = [pickle.loads(pickle.dumps(s)) for s in shards]
     assert [s.parts for s in again] == [s.parts for s in shards]
+    assert [s.weights for s in again] == [s.weights for s in shards]
     assert sum(s.count() for s in again) == total
     assert sum(len(list(s.solutions())) for s in again) == total
     parts = model.parts(16)
     assert len(parts) >= 16 and sum(p.count() for p in parts) == total
+    # Langford pairs meet no dead end at the top of the tree, so nothing is lost.
+    assert sum(p.weight for p in parts) == pytest.approx(1.0)
     children = parts[0].split(4)
     assert sum(c.count() for c in children) == parts[0].count()
+    assert sum(c.weight for c in children) <= parts[0].weight * (1 + 1e-12)
     assert pickle.loads(pickle.dumps(model)).count() == total
     assert model.shards(3)[0].parts == model.shards(3)[0].parts
+
+
+def cli_json(*args: str) -> dict:
+    """The JSON summary (the last line) of a command-line count."""
+    code, out, err = cli(*args, "--json")
+    assert code in (0, 1), err
+    return json.loads(out.splitlines()[-1])
+
+
+@pytest.mark.parametrize("name,params,splits", [
+    ("queens.dlx", {"n": "10"}, [(1, 3), (2, 3), (3, 3), (4, 7)]),
+    ("langford.dlx", {"n": "8"}, [(1, 2), (2, 2), (5, 5)]),
+    # Multiplicities run on the links engine, which cannot split: shard 1 is all.
+    ("star-battle.dlx", {}, [(1, 2), (2, 2)]),
+])
+def test_shard_k_of_n_is_the_command_lines(name: str, params: dict, splits: list) -> None:
+    model = load(name, params)
+    args = ["run", f"examples/{name}", *params_args(params), "--count"]
+    whole = int(cli(*args)[1])
+    for k, n in splits:
+        summary = cli_json(*args, "--shard", f"{k}/{n}")
+        assert summary["shard"] == f"{k}/{n}"
+        assert summary["problem"] == model.fingerprint
+        shard = model.shard(k, n)
+        assert shard.count() == summary["solutions"], (name, k, n)
+        assert model.shards(n)[k - 1].parts == shard.parts
+    for n in {n for _, n in splits}:
+        shards = model.shards(n)
+        one_by_one = [model.shard(k, n) for k in range(1, n + 1)]
+        assert [s.parts for s in shards] == [s.parts for s in one_by_one]
+        assert [s.weights for s in shards] == [s.weights for s in one_by_one]
+        counts = [s.count() for s in shards]
+        assert sum(counts) == whole == model.count()
+        again = [pickle.loads(pickle.dumps(s)) for s in shards]
+        assert [s.count() for s in again] == counts
+    with pytest.raises(ValueError):
+        model.shard(3, 2)
+    with pytest.raises(ValueError):
+        model.shards(0)
+
+
+def number(text: str) -> float:
+    """A number as `dlxc estimate` prints it (`5.84e11`, `947`)."""
+    return float(text.replace(",", ""))
+
+
+def test_an_estimate_of_a_small_tree_is_exact_as_on_the_command_line() -> None:
+    _, out, _ = cli("estimate", "examples/queens.dlx", "-p", "n=8")
+    m = re.match(r"exact: ([\d,]+) solutions?, ([\d,]+) nodes", out)
+    assert m, out
+    e = load("queens.dlx", {"n": "8"}).estimate()
+    assert e.exact and e.probes == 0
+    assert e.count == int(number(m.group(1))) == 92
+    assert e.nodes == number(m.group(2)) and e.nodes_error == 0.0
+    assert e.seconds == e.trial_seconds < 0.2
+
+
+def test_an_estimate_from_probes_is_the_command_lines() -> None:
+    params = {"n": "20"}
+    _, out, _ = cli("estimate", "examples/queens.dlx", *params_args(params),
+                    "--probes", "300", "--seed", "3")
+    got = {k: (v, pct) for k, v, pct in
+           re.findall(r"^  (nodes|solutions) +(\S+) ± ([\d.]+)%$", out, re.M)}
+    assert set(got) == {"nodes", "solutions"}, out
+    assert "300 random probes (seed 3)" in out
+    e = load("queens.dlx", params).estimate(probes=300, seed=3)
+    assert not e.exact and e.count is None and e.probes == 300 and e.seed == 3
+    for what, mean, error in [("nodes", e.nodes, e.nodes_error),
+                              ("solutions", e.solutions, e.solutions_error)]:
+        value, pct = got[what]
+        shown = f"{mean:.0f}" if mean < 1e6 else f"{mean:.2e}"
+        assert number(shown) == number(value), (what, mean, value)
+        assert f"{100 * error / mean:.1f}" == pct, (what, error, pct)
+    assert e.seconds == pytest.approx(e.nodes / e.speed)
+    assert e.trial_seconds >= 0.19 and e.trial_nodes > 0
+    # The same seed gives the same estimate, another seed another.
+    again = load("queens.dlx", params).estimate(probes=300, seed=3)
+    assert (again.nodes, again.solutions) == (e.nodes, e.solutions)
+    other = load("queens.dlx", params).estimate(probes=300, seed=4)
+    assert other.nodes != e.nodes
+    with pytest.raises(ValueError):
+        load("queens.dlx", params).estimate(probes=0)
 
 
 def test_a_clash_of_forced_options_is_e0404() -> None:

@@ -30,7 +30,13 @@ def cluster():
     c.shutdown()
 
 
-def test_cluster_counts_are_published_counts(cluster) -> None:
+def test_the_eta_comes_from_the_share_of_the_tree_done() -> None:
+    assert dray._Progress.eta(10.0, 0.25) == pytest.approx(30.0)
+    assert dray._Progress.eta(10.0, 1.0) == 0.0
+    assert dray._Progress.eta(10.0, 0.0) is None
+
+
+def test_cluster_counts_are_published_counts(cluster, capsys) -> None:
     assert len([n for n in ray.nodes() if n["Alive"]]) >= 2
     queens = dlxc.Model.from_file("examples/queens.dlx", params={"n": 13})
     assert dray.count(queens, task_seconds=0.5) == published("queens_13.dlx")
@@ -38,6 +44,9 @@ def test_cluster_counts_are_published_counts(cluster) -> None:
     # Short tasks, so parts time out and come back split.
     assert dray.count(pento, parts=4, task_seconds=0.5, progress=True) == \
         published("pento_6x10_raw.dlx")
+    # The finished parts' weights add up to the whole tree, split parts included.
+    lines = capsys.readouterr().err.splitlines()
+    assert "100.0% of the tree" in lines[-1], lines[-3:]
     langford = dlxc.Model.from_file("examples/langford.dlx", params={"n": 12})
     _, out, _ = cli("run", "examples/langford.dlx", "-p", "n=12", "--count")
     assert dray.count(langford, task_seconds=0.5) == int(out)

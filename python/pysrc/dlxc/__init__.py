@@ -22,6 +22,7 @@ from typing import Iterator, Mapping, Optional, Sequence, Tuple, Union
 
 from ._dlxc import (
     Diag as Diagnostic,
+    Estimate,
     LimitReached,
     Model,
     ModelError,
@@ -35,6 +36,7 @@ from ._dlxc import (
 
 __all__ = [
     "Diagnostic",
+    "Estimate",
     "LimitReached",
     "Model",
     "ModelError",
@@ -121,8 +123,11 @@ def _restore(text: str, name: str, params: Sequence[Sequence[str]],
 
 
 def _load_shard(text: str, name: str, params: Sequence[Sequence[str]],
-                record: Optional[Sequence], parts: Sequence[Sequence[int]]) -> Shard:
-    """Rebuilds a pickled :class:`Shard`."""
-    return _restore(text, name, params, record)._shard([list(p) for p in parts])
+                record: Optional[Sequence], parts: Sequence[Sequence[int]],
+                weights: Optional[Sequence[float]] = None) -> Shard:
+    """Rebuilds a pickled :class:`Shard` (pickles without weights share the tree
+    equally among their parts)."""
+    w = None if weights is None else [float(x) for x in weights]
+    return _restore(text, name, params, record)._shard([list(p) for p in parts], w)
 
 

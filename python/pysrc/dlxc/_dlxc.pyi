@@ -56,8 +56,28 @@ class Optimum:
     solution: Optional[Solution]
     objective: str
 
+class Estimate:
+    """The size of a count's search tree (see :meth:`Model.estimate`)."""
+    exact: bool
+    count: Optional[int]
+    nodes: float
+    nodes_error: float
+    solutions: float
+    solutions_error: float
+    probes: int
+    seed: int
+    seconds: float
+    speed: float
+    trial_seconds: float
+    trial_nodes: int
+    trial_solutions: int
+
 class Shard:
     parts: List[List[int]]
+    #: Each part's share of the whole tree, by Knuth's estimate (for progress only).
+    weights: List[float]
+    #: The sum of ``weights``.
+    weight: float
     model: Model
     def count(self, threads: Optional[int] = 1, *, time_limit: Optional[float] = None,
               node_limit: Optional[int] = None) -> int: ...
@@ -76,6 +96,7 @@ class Model:
     forced: List[int]
     objective: Optional[str]
     warnings: List[Diag]
+    fingerprint: str
     def __init__(self, text: str, params: _Params = None, name: Optional[str] = None, *,
                  for_records: bool = False) -> None: ...
     @staticmethod
@@ -88,9 +109,12 @@ class Model:
     def optimize(self, *, time_limit: Optional[float] = None,
                  node_limit: Optional[int] = None) -> Optimum: ...
     def parts(self, n: int) -> List[Shard]: ...
+    def shard(self, k: int, n: int) -> Shard: ...
     def shards(self, n: int) -> List[Shard]: ...
+    def estimate(self, probes: Optional[int] = None, seed: int = 1) -> Estimate: ...
     def records(self, path: _Path) -> Iterator[Any]: ...
-    def _shard(self, parts: List[List[int]]) -> Shard: ...
+    def _shard(self, parts: List[List[int]],
+               weights: Optional[List[float]] = None) -> Shard: ...
     @staticmethod
     def _restore(text: str, name: str, params: List[Tuple[str, str]],
                  record: Optional[Tuple[int, int, str]] = None) -> Model: ...

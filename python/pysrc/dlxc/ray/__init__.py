@@ -75,7 +75,14 @@ def _solutions_task(shard: dlxc.Shard, seconds: float, split: int,
 
 
 class _Progress:
-    """Parts done, solutions so far and a rough ETA, on stderr."""
+    """Parts done, solutions so far, the share of the tree done and an ETA, on stderr.
+
+    The share is the sum of the finished parts' weights (:attr:`dlxc.Shard.weight`,
+    Knuth's estimate of a part's share of the tree) and of the dead ends met while
+    splitting (a part's weight that none of its children has); the ETA assumes the rest of the
+    tree goes at the speed the done share went. Trees are seldom balanced, so it is an
+    estimate, but one of the tree and not of the number of parts.
+    """
 
     def __init__(self, enabled: bool, every: float = 1.0) -> None:
         self.enabled = enabled
@@ -83,7 +90,16 @@ class _Progress:
         self.start = time.monotonic()
         self.last = 0.0
 
-    def show(self, done: int, pending: int, found: int, final: bool = False) -> None:
+    @staticmethod
+    def eta(elapsed: float, share: float) -> Optional[float]:
+        """Seconds left when ``share`` of the tree took ``elapsed`` seconds; ``None``
+        before anything is done."""
+        if share <= 0.0:
+            return None
+        return max(0.0, elapsed * (1.0 - share) / share)
+
+    def show(self, done: int, pending: int, found: int, share: float,
+             final: bool = False) -> None:
         if not self.enabled:
             return
         now = time.monotonic()
@@ -91,11 +107,11 @@ class _Progress:
             return
         self.last = now
         elapsed = now - self.start
-        # Assumes the parts left cost what the finished ones did on average: a guess,
-        # since splitting makes the pending parts smaller than the first ones.
-        eta = elapsed * pending / done if done and pending else 0.0
+        eta = 0.0 if final else self.eta(elapsed, share)
+        left = "?" if eta is None else f"{eta:.0f}s"
         print(f"dlxc.ray: {done} parts done, {pending} running or queued, "
-              f"{found} solutions so far, {elapsed:.1f}s elapsed, ETA {eta:.0f}s",
+              f"{found} solutions so far, {100 * min(share, 1.0):.1f}% of the tree, "
+              f"{elapsed:.1f}s elapsed, ETA {left}",
               file=sys.stderr, flush=True)
 
 
@@ -110,26 +126,31 @@ def _run(model: dlxc.Model, task: Any, extra: Tuple, address: Optional[str],
         cpus = int(ray.cluster_resources().get("CPU", 1))
         parts = PARTS_PER_CPU * max(cpus, 1)
     pending: Dict[Any, dlxc.Shard] = {}
-    for shard in model.parts(parts):
+    first = model.parts(parts)
+    for shard in first:
         pending[remote.remote(shard, task_seconds, split, *extra)] = shard
     done = 0
     found = 0
+    # Dead ends met while splitting are explored, and their weight is in no part.
+    share = 1.0 - sum(s.weight for s in first)
     report = _Progress(progress)
     try:
         while pending:
             ready, _ = ray.wait(list(pending), num_returns=1, timeout=1.0)
             for ref in ready:
                 kind, value = ray.get(ref)
-                del pending[ref]
+                shard = pending.pop(ref)
                 if kind == "split":
                     for child in value:
                         pending[remote.remote(child, task_seconds, split, *extra)] = child
+                    share += shard.weight - sum(c.weight for c in value)
                     continue
                 done += 1
+                share += shard.weight
                 found += value if kind == "count" else len(value)
                 yield kind, value
-            report.show(done, len(pending), found)
-        report.show(done, 0, found, final=True)
+            report.show(done, len(pending), found, share)
+        report.show(done, 0, found, share, final=True)
     finally:
         for ref in pending:
             ray.cancel(ref, force=True)

@@ -28,7 +28,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--task-seconds", type=float, default=dray.TASK_SECONDS,
                     help="seconds a task searches before it splits its part")
     ap.add_argument("--progress", action="store_true",
-                    help="print progress (parts, solutions, ETA) to stderr")
+                    help="print progress (parts, solutions, share of the tree, ETA) to stderr")
     args = ap.parse_args(argv)
     params = {}
     for setting in args.params:

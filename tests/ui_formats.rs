@@ -1,11 +1,11 @@
 //! Golden tests of the diagnostics of the text formats: each file under
-//! `tests/ui/knuth/` and `tests/ui/matrix/` is a malformed problem, and the `.stderr`
+//! `tests/ui/knuth/`, `tests/ui/matrix/` and `tests/ui/ec/` is a malformed problem, and the `.stderr`
 //! file next to it is what `dlxc` prints for it. Bless with `DLXC_BLESS=1`.
 
 use std::path::Path;
 
 use dlxc::diag::{Diagnostics, RenderStyle, render_all};
-use dlxc::format::{knuth, matrix};
+use dlxc::format::{ec, knuth, matrix};
 use dlxc::source::SourceFile;
 
 #[path = "common/golden.rs"]
@@ -41,7 +41,12 @@ fn matrix_file(path: &Path, text: String) -> datatest_stable::Result<()> {
     check(path, text, matrix::read)
 }
 
+fn ec_file(path: &Path, text: String) -> datatest_stable::Result<()> {
+    check(path, text, ec::read)
+}
+
 datatest_stable::harness! {
     { test = knuth_file, root = "tests/ui/knuth", pattern = r"\.txt$" },
     { test = matrix_file, root = "tests/ui/matrix", pattern = r"\.txt$" },
+    { test = ec_file, root = "tests/ui/ec", pattern = r"\.txt$" },
 }

@@ -13,7 +13,7 @@ use crate::cli::{
     report, search_config,
 };
 use crate::diag::{Diag, Diagnostics};
-use crate::format::{knuth, matrix};
+use crate::format::{ec, knuth, matrix};
 use crate::lower::Instance;
 use crate::lower::family::Families;
 use crate::problem::{OptionId, Problem};
@@ -61,6 +61,8 @@ pub(crate) fn read_problem(
     let src = read_source(o, file)?;
     let parsed = if as_matrix {
         matrix::read(&src)
+    } else if ec::looks_like(src.text()) {
+        ec::read(&src)
     } else {
         knuth::read(&src)
     };

@@ -3,13 +3,16 @@
 //! - [`knuth`]: the input format of Knuth's DLX1, DLX2 (colors), DLX3 (multiplicity
 //!   bounds) and DLX5 (costs), read and written, so that problems can be exchanged
 //!   with his programs and the engine can be tested without the language;
-//! - [`matrix`]: a plain 0/1 matrix with a `rows columns` header, read only.
+//! - [`matrix`]: a plain 0/1 matrix with a `rows columns` header, read only;
+//! - [`ec`]: the `.ec` files of exact-cover benchmarks (`p ec N`, then `s i j ...`),
+//!   read only.
 //!
 //! Readers collect every error of a file, not just the first, and report each with a
 //! label on the exact token; their codes are `E08xx`.
 //!
 //! [`Problem`]: crate::problem::Problem
 
+pub mod ec;
 pub mod knuth;
 pub mod matrix;
 
@@ -158,7 +161,7 @@ mod tests {
     fn every_format_code_is_explained_and_tested() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ui");
         let mut tested = std::collections::BTreeSet::new();
-        for dir in ["knuth", "matrix"] {
+        for dir in ["knuth", "matrix", "ec"] {
             for entry in std::fs::read_dir(root.join(dir)).unwrap() {
                 let path = entry.unwrap().path();
                 if path.extension().is_some_and(|e| e == "stderr") {
@@ -177,7 +180,7 @@ mod tests {
             .filter(|c| c.starts_with("E08"))
             .collect();
         assert_eq!(tested, explained);
-        assert_eq!(explained.len(), 14);
+        assert_eq!(explained.len(), 18);
     }
 
     #[test]

@@ -90,40 +90,37 @@ pub(crate) fn count(
     s: &SearchArgs,
     whose: Whose<'_>,
 ) -> Result<Counted, Failed> {
-    let watched = s.shard.is_some()
-        || s.checkpoint.is_some()
-        || s.resume.is_some()
-        || s.progress != super::ProgressMode::Off;
     let fingerprint = problem.fingerprint(forced);
     let mut fields = Vec::new();
     if let Some(shard) = s.shard {
         fields.push(("shard", json!(shard.to_string())));
         fields.push(("problem", json!(fingerprint)));
     }
-    if !watched || (s.shard.is_none() && !parallel::pooled(solver, config)) {
-        // Progress alone on an engine that cannot show it: count as usual.
-        if s.checkpoint.is_none() && s.resume.is_none() {
-            let outcome = parallel::count(solver, forced, config, s.threads)?;
-            return Ok(Counted { outcome, fields });
-        }
+    let pooled = parallel::pooled(solver, config);
+    let keeps_state = s.checkpoint.is_some() || s.resume.is_some();
+    if keeps_state && !pooled {
+        let why = if solver.can_branch() {
+            "a count with --node-limit or --limit is one sequential search"
+        } else {
+            "this engine cannot hand its search over (only dancing cells can: not \
+             --engine links, and not a problem with multiplicity intervals)"
+        };
+        refuse(
+            o,
+            "--checkpoint and --resume",
+            why,
+            "count without them, or with the default engine (dancing cells) and \
+             without --node-limit or --limit",
+        );
+        return Err(Failed::Reported);
     }
-    if !parallel::pooled(solver, config) {
-        if s.checkpoint.is_some() || s.resume.is_some() {
-            let why = if solver.can_branch() {
-                "a count with --node-limit or --limit is one sequential search"
-            } else {
-                "this engine cannot hand its search over (only dancing cells can: not \
-                 --engine links, and not a problem with multiplicity intervals)"
-            };
-            refuse(
-                o,
-                "--checkpoint and --resume",
-                why,
-                "count without them, or with the default engine (dancing cells) and \
-                 without --node-limit or --limit",
-            );
-            return Err(Failed::Reported);
-        }
+    // A plain count, or one whose progress this engine cannot show: as usual.
+    let shows_progress = pooled && s.progress != super::ProgressMode::Off;
+    if s.shard.is_none() && !keeps_state && !shows_progress {
+        let outcome = parallel::count(solver, forced, config, s.threads)?;
+        return Ok(Counted { outcome, fields });
+    }
+    if !pooled {
         // A shard on an engine that cannot split: shard 1 is the whole tree.
         let parts = parallel::shard(
             solver,
@@ -137,7 +134,14 @@ pub(crate) fn count(
         };
         let started = Instant::now();
         for part in parts {
-            let out = solver.search(&part.forced, &counting(config), &mut |_| Flow::Continue)?;
+            // A node limit is the whole shard's, not each part's.
+            let each = SearchConfig {
+                node_limit: config
+                    .node_limit
+                    .map(|n| n.saturating_sub(outcome.stats.nodes)),
+                ..counting(config)
+            };
+            let out = solver.search(&part.forced, &each, &mut |_| Flow::Continue)?;
             add(&mut outcome.stats, &out.stats);
             outcome.end = out.end;
             if out.end != End::Exhausted {

@@ -81,10 +81,8 @@ def _solutions_task(shard: dlxc.Shard, seconds: float, split: int,
 class _Progress:
     """Tasks done, solutions so far, the share of the tree done and an ETA, on stderr.
 
-    The share is the sum of the finished parts' weights (:attr:`dlxc.Shard.weight`,
-    Knuth's estimate of a part's share of the tree), of what tasks cut short explored
-    (their shard's weight less that of the parts they left) and of the dead ends met
-    while splitting (a part's weight that none of its children has); the ETA assumes the rest of the
+    The share is that of :class:`_Tasks`: by the shards' weights (:attr:`dlxc.Shard.weight`,
+    Knuth's estimate of a part's share of the tree); the ETA assumes the rest of the
     tree goes at the speed the done share went. Trees are seldom balanced, so it is an
     estimate, but one of the tree and not of the number of parts.
     """
@@ -120,45 +118,45 @@ class _Progress:
               file=sys.stderr, flush=True)
 
 
-def _run(model: dlxc.Model, task: Any, extra: Tuple, address: Optional[str],
-         parts: Optional[int], task_seconds: float, split: int, max_retries: int,
-         progress: bool) -> Iterator[Tuple[str, Any]]:
-    """Submits the parts of ``model`` and yields each listing task's finished result;
-    timed-out parts come back split and are submitted again."""
-    ray = _connect(address)
-    remote = ray.remote(num_cpus=1, max_retries=max_retries)(task)
-    if parts is None:
-        cpus = int(ray.cluster_resources().get("CPU", 1))
-        parts = LIST_PARTS_PER_CPU * max(cpus, 1)
-    pending: Dict[Any, dlxc.Shard] = {}
-    first = model.parts(parts)
-    for shard in first:
-        pending[remote.remote(shard, task_seconds, split, *extra)] = shard
-    done = 0
-    found = 0
-    # Dead ends met while splitting are explored, and their weight is in no part.
-    share = 1.0 - sum(s.weight for s in first)
-    report = _Progress(progress)
-    try:
-        while pending:
-            ready, _ = ray.wait(list(pending), num_returns=1, timeout=1.0)
-            for ref in ready:
-                kind, value = ray.get(ref)
-                shard = pending.pop(ref)
-                if kind == "split":
-                    for child in value:
-                        pending[remote.remote(child, task_seconds, split, *extra)] = child
-                    share += shard.weight - sum(c.weight for c in value)
-                    continue
-                done += 1
-                share += shard.weight
-                found += len(value)
-                yield kind, value
-            report.show(done, len(pending), found, share)
-        report.show(done, 0, found, share, final=True)
-    finally:
-        for ref in pending:
-            ray.cancel(ref, force=True)
+class _Tasks:
+    """The driver's tasks in flight, each with the shard it searches, and the progress.
+
+    The share of the tree done is 1 less the weights of the shards in flight: a task
+    that returns has explored its shard, but for the shards submitted again from what
+    it left, and dead ends met while splitting are in no shard.
+    """
+
+    def __init__(self, ray: Any, remote: Any, args: Tuple, progress: bool) -> None:
+        self.ray = ray
+        self.remote = remote
+        self.args = args
+        self.pending: Dict[Any, dlxc.Shard] = {}
+        self.share = 1.0
+        self.done = 0
+        self.found = 0
+        self.report = _Progress(progress)
+
+    def submit(self, shards: List[dlxc.Shard]) -> None:
+        for shard in shards:
+            self.pending[self.remote.remote(shard, *self.args)] = shard
+            self.share -= shard.weight
+
+    def finished(self) -> Iterator[Any]:
+        """Each task's result as it returns, until none is in flight; the tasks still
+        in flight when the caller stops are cancelled."""
+        try:
+            while self.pending:
+                ready, _ = self.ray.wait(list(self.pending), num_returns=1, timeout=1.0)
+                for ref in ready:
+                    value = self.ray.get(ref)
+                    self.share += self.pending.pop(ref).weight
+                    self.done += 1
+                    yield value
+                self.report.show(self.done, len(self.pending), self.found, self.share)
+            self.report.show(self.done, 0, self.found, self.share, final=True)
+        finally:
+            for ref in self.pending:
+                self.ray.cancel(ref, force=True)
 
 
 def _cpus(ray: Any) -> int:
@@ -193,38 +191,13 @@ def count(model: dlxc.Model, address: Optional[str] = None, *,
     ray = _connect(address)
     remote = ray.remote(num_cpus=1, max_retries=max_retries)(_count_task)
     cpus = _cpus(ray)
-    if parts is None:
-        parts = PARTS_PER_CPU * cpus
-    pending: Dict[Any, dlxc.Shard] = {}
-
-    def submit(shards: List[dlxc.Shard]) -> float:
-        for shard in shards:
-            pending[remote.remote(shard, task_seconds)] = shard
-        return sum(s.weight for s in shards)
-
-    # Dead ends met while splitting are explored, and their weight is in no part.
-    share = 1.0 - submit(model.parts(parts))
-    total = 0
-    done = 0
-    report = _Progress(progress)
-    try:
-        while pending:
-            ready, _ = ray.wait(list(pending), num_returns=1, timeout=1.0)
-            for ref in ready:
-                n, rest = ray.get(ref)
-                shard = pending.pop(ref)
-                total += n
-                done += 1
-                # What the task explored, then the dead ends of splitting what it left.
-                share += shard.weight - rest.weight
-                if len(rest):
-                    share += rest.weight - submit(_pieces(rest, cpus - len(pending)))
-            report.show(done, len(pending), total, share)
-        report.show(done, 0, total, share, final=True)
-    finally:
-        for ref in pending:
-            ray.cancel(ref, force=True)
-    return total
+    tasks = _Tasks(ray, remote, (task_seconds,), progress)
+    tasks.submit(model.parts(parts if parts is not None else PARTS_PER_CPU * cpus))
+    for n, rest in tasks.finished():
+        tasks.found += n
+        if len(rest):
+            tasks.submit(_pieces(rest, cpus - len(tasks.pending)))
+    return tasks.found
 
 
 def solutions(model: dlxc.Model, address: Optional[str] = None, *,
@@ -237,9 +210,19 @@ def solutions(model: dlxc.Model, address: Optional[str] = None, *,
     done after ``task_seconds`` drops its solutions and comes back split into
     ``split`` children. Each part's solutions travel back whole, so this suits models
     whose solutions fit in memory part by part."""
+    ray = _connect(address)
+    remote = ray.remote(num_cpus=1, max_retries=max_retries)(_solutions_task)
+    if parts is None:
+        parts = LIST_PARTS_PER_CPU * _cpus(ray)
+    tasks = _Tasks(ray, remote, (task_seconds, split, limit), progress)
+    tasks.submit(model.parts(parts))
     given = 0
-    for _, found in _run(model, _solutions_task, (limit,), address, parts,
-                         task_seconds, split, max_retries, progress):
+    for kind, found in tasks.finished():
+        if kind == "split":
+            tasks.done -= 1
+            tasks.submit(found)
+            continue
+        tasks.found += len(found)
         for s in found:
             if limit is not None and given >= limit:
                 return

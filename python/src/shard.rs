@@ -138,15 +138,15 @@ impl Shard {
         Solutions::start(py, Arc::clone(&self.core), self.roots(), limit, &limits)
     }
 
-    /// Counts these parts for at most `seconds`, on `threads` threads (default 1), and
-    /// returns `(count, finished, rest)`: the exact number of solutions counted,
-    /// whether that is all of them, and a shard of the exact parts left unexplored
-    /// (empty when finished). The solutions of `rest` and the `count` together are
-    /// exactly this shard's, none lost or counted twice, so a long count can go on
-    /// later, elsewhere, or in pieces (`rest.deal(n)`, `rest.split(n)`). The share of
-    /// the tree explored is `self.weight - rest.weight`. A part that an engine without
-    /// work stealing (multiplicities) had not finished comes back whole, its partial
-    /// count dropped. Ctrl-C raises `KeyboardInterrupt`.
+    /// Counts these parts for at most `seconds`, on `threads` threads (default 1;
+    /// `None`: every core), and returns `(count, finished, rest)`: the exact number of
+    /// solutions counted, whether that is all of them, and a shard of the exact parts
+    /// left unexplored (empty when finished). The solutions of `rest` and the `count`
+    /// together are exactly this shard's, none lost or counted twice, so a long count
+    /// can go on later, elsewhere, or in pieces (`rest.deal(n)`, `rest.split(n)`). The
+    /// share of the tree explored is `self.weight - rest.weight`. A part that an
+    /// engine without work stealing (multiplicities) had not finished comes back
+    /// whole, its partial count dropped. Ctrl-C raises `KeyboardInterrupt`.
     #[pyo3(signature = (seconds, threads = 1))]
     pub fn count_for(
         &self,

@@ -9,8 +9,9 @@ use std::time::{Duration, Instant};
 
 use dlxc::problem::OptionId;
 use dlxc::session::reports::{clash_report, refusal_report};
-use dlxc::solve::parallel;
-use dlxc::solve::{Clash, End, Flow, Limit, Optimizer, SearchConfig, Solver};
+use dlxc::solve::parallel::{self, Frontier};
+use dlxc::solve::share::Part;
+use dlxc::solve::{Clash, End, Flow, Limit, Optimizer, Outcome, SearchConfig, Solver, Stats};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 
@@ -128,6 +129,73 @@ pub fn count(
         End::Cut(Limit::Interrupted) => Err(PyKeyboardInterrupt::new_err(())),
         End::Cut(limit) => Err(cut(limit, total.solutions, total.nodes)),
     }
+}
+
+/// Counts `parts` of `core` on `threads` threads for at most `seconds`: the exact
+/// number of solutions counted, and the exact parts left unexplored (none when the
+/// count finished). The parts left and the count are the whole: nothing is lost or
+/// counted twice. Ctrl-C raises `KeyboardInterrupt`.
+pub fn count_for(
+    py: Python<'_>,
+    core: &Core,
+    parts: Vec<Part>,
+    seconds: f64,
+    threads: usize,
+) -> PyResult<(u128, Vec<Part>)> {
+    let solver = core.solver(py)?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let config = Limits::new(Some(seconds), None).config(&stop)?;
+    let got = on_thread(py, &stop, move || {
+        frontier_count(solver, parts, &config, threads.max(1))
+    })?;
+    let f = got.map_err(|c| clash(py, core, &c))?;
+    match f.counted.end {
+        End::Cut(Limit::Interrupted) => Err(PyKeyboardInterrupt::new_err(())),
+        _ => Ok((f.counted.stats.solutions, f.parts)),
+    }
+}
+
+/// The count of `parts` in the pool, and what a time limit left of them. An engine
+/// that cannot give work away (the links engines) counts part after part, and the
+/// part a limit cuts is left whole, with what it had counted dropped.
+fn frontier_count(
+    mut solver: Solver,
+    parts: Vec<Part>,
+    config: &SearchConfig,
+    threads: usize,
+) -> Result<Frontier, Clash> {
+    if parallel::pooled(&solver, config) {
+        return parallel::count_parts(&solver, parts, config, threads, &mut parallel::Unwatched);
+    }
+    let start = Instant::now();
+    let mut counted = Outcome {
+        stats: Stats::default(),
+        end: End::Exhausted,
+    };
+    for (i, part) in parts.iter().enumerate() {
+        let out = match left(config, start, counted.stats.nodes) {
+            Some(cfg) => parallel::count(&mut solver, &part.forced, &cfg, 1)?,
+            None => Outcome {
+                stats: Stats::default(),
+                end: End::Cut(Limit::Time),
+            },
+        };
+        if out.end != End::Exhausted {
+            counted.end = out.end;
+            return Ok(Frontier {
+                explored: parts[..i].iter().map(|p| p.weight).sum(),
+                parts: parts[i..].to_vec(),
+                counted,
+            });
+        }
+        counted.stats.solutions += out.stats.solutions;
+        counted.stats.nodes += out.stats.nodes;
+    }
+    Ok(Frontier {
+        explored: parts.iter().map(|p| p.weight).sum(),
+        parts: Vec::new(),
+        counted,
+    })
 }
 
 /// The count of each part in turn; a time limit is for all of them together.

@@ -17,7 +17,7 @@ use pyo3::types::PyTuple;
 
 use crate::core::Core;
 use crate::model::{Model, default_threads, restore_args};
-use crate::search::{Limits, Solutions, clash, count};
+use crate::search::{Limits, Solutions, clash, count, count_for};
 
 /// The parts under each of `roots`, about `want` in all: each root is split into
 /// disjoint parts, at least two when its node branches, each weighted by its share of
@@ -136,6 +136,44 @@ impl Shard {
     ) -> PyResult<Solutions> {
         let limits = Limits::new(time_limit, node_limit);
         Solutions::start(py, Arc::clone(&self.core), self.roots(), limit, &limits)
+    }
+
+    /// Counts these parts for at most `seconds`, on `threads` threads (default 1;
+    /// `None`: every core), and returns `(count, finished, rest)`: the exact number of
+    /// solutions counted, whether that is all of them, and a shard of the exact parts
+    /// left unexplored (empty when finished). The solutions of `rest` and the `count`
+    /// together are exactly this shard's, none lost or counted twice, so a long count
+    /// can go on later, elsewhere, or in pieces (`rest.deal(n)`, `rest.split(n)`). The
+    /// share of the tree explored is `self.weight - rest.weight`. A part that an
+    /// engine without work stealing (multiplicities) had not finished comes back
+    /// whole, its partial count dropped. Ctrl-C raises `KeyboardInterrupt`.
+    #[pyo3(signature = (seconds, threads = 1))]
+    pub fn count_for(
+        &self,
+        py: Python<'_>,
+        seconds: f64,
+        threads: Option<usize>,
+    ) -> PyResult<(u128, bool, Shard)> {
+        let threads = threads.unwrap_or_else(default_threads);
+        let (n, rest) = count_for(py, &self.core, self.parts.clone(), seconds, threads)?;
+        Ok((n, rest.is_empty(), Shard::new(Arc::clone(&self.core), rest)))
+    }
+
+    /// These parts dealt round-robin into `n` shards (fewer when there are fewer
+    /// parts; none when there are none): the first parts, which a cut count leaves
+    /// largest, go to different shards. Together they are exactly this shard.
+    fn deal(&self, n: usize) -> PyResult<Vec<Shard>> {
+        if n == 0 {
+            return Err(PyValueError::new_err("cannot deal parts into 0 shards"));
+        }
+        let mut hands = vec![Vec::new(); n.min(self.parts.len())];
+        for (i, p) in self.parts.iter().enumerate() {
+            hands[i % n].push(p.clone());
+        }
+        Ok(hands
+            .into_iter()
+            .map(|parts| Shard::new(Arc::clone(&self.core), parts))
+            .collect())
     }
 
     /// These parts split into at least `n` smaller ones when the tree allows (each node

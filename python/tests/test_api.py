@@ -233,6 +233,37 @@ def test_ctrl_c_interrupts_a_count() -> None:
     timer.join()
 
 
+def test_a_count_cut_by_its_time_limit_leaves_the_exact_rest() -> None:
+    model = dlxc.Model.from_file("examples/queens.dlx", params={"n": 12})
+    total = published("queens_12.dlx")
+    shard = model.shard(1, 1)
+    n, finished, rest = shard.count_for(0.005)
+    # Queens 12 takes a tenth of a second or more: 5 ms cut it short.
+    assert not finished and len(rest) > 0 and 0 <= n < total
+    assert n + rest.count() == total
+    assert 0.0 < rest.weight < shard.weight
+    assert sum(h.count() for h in rest.deal(3)) == total - n
+    # The rest goes on in short rounds, pickled between them, to the exact whole.
+    counted, rounds = n, 1
+    while len(rest):
+        m, finished, rest = pickle.loads(pickle.dumps(rest)).count_for(0.005, 2)
+        counted += m
+        rounds += 1
+        assert finished == (len(rest) == 0)
+    assert counted == total and rounds > 2
+    n, finished, rest = model.shard(1, 1).count_for(60)
+    assert (n, finished, len(rest)) == (total, True, 0)
+    # An engine without work stealing (multiplicities) leaves a cut part whole.
+    crossword = load("crossword.dlx", {})
+    whole = crossword.count()
+    n, finished, rest = crossword.shard(1, 1).count_for(1e-9)
+    assert n + rest.count() == whole
+    n, finished, rest = crossword.shard(1, 1).count_for(60)
+    assert (n, finished, len(rest)) == (whole, True, 0)
+    with pytest.raises(ValueError):
+        shard.count_for(0)
+
+
 def test_limits_raise_limit_reached_with_a_lower_bound() -> None:
     model = dlxc.Model.from_file("examples/queens.dlx", params={"n": 12})
     with pytest.raises(dlxc.LimitReached) as info:

@@ -52,6 +52,25 @@ def test_cluster_counts_are_published_counts(cluster, capsys) -> None:
     assert dray.count(langford, task_seconds=0.5) == int(out)
 
 
+def test_a_task_cut_short_returns_its_exact_rest() -> None:
+    queens = dlxc.Model.from_file("examples/queens.dlx", params={"n": 12})
+    shard = queens.parts(2)[0]
+    whole = shard.count()
+    n, rest = dray._count_task(shard, 0.001)
+    assert len(rest) > 0 and n + rest.count() == whole
+    # Parts left go out again in pieces when CPUs are idle, split when too few.
+    pieces = dray._pieces(rest, 3)
+    assert len(pieces) >= 4 and sum(p.count() for p in pieces) == whole - n
+    assert dray._pieces(rest, 0)[0].parts == rest.parts
+
+
+def test_tiny_tasks_count_exactly(cluster) -> None:
+    queens = dlxc.Model.from_file("examples/queens.dlx", params={"n": 12})
+    # Tasks of 10 ms: most are cut short and come back as the parts they left.
+    assert dray.count(queens, parts=2, task_seconds=0.01, progress=True) == \
+        published("queens_12.dlx")
+
+
 def test_cluster_solutions_are_the_models(cluster) -> None:
     model = dlxc.Model.from_file("examples/queens.dlx", params={"n": 8})
     found = list(dray.solutions(model, task_seconds=0.5))

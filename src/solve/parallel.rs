@@ -31,7 +31,7 @@ use crate::problem::OptionId;
 
 pub mod pool;
 
-pub use pool::{Frontier, Progress, Watch};
+pub use pool::{Frontier, Progress, Unwatched, Watch};
 
 /// The visitor of a search that shows its solutions.
 type Visit<'a> = &'a mut dyn FnMut(&[OptionId]) -> Flow;

@@ -62,8 +62,8 @@ pub trait Watch {
     }
 }
 
-/// A watcher that wants nothing.
-pub(crate) struct Unwatched;
+/// A watcher that wants no progress and no checkpoints.
+pub struct Unwatched;
 
 impl Watch for Unwatched {
     fn tick(&mut self, _: &Progress) -> bool {

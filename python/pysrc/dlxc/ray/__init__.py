@@ -1,13 +1,15 @@
 """Counting and listing solutions of a dlxc model on a Ray cluster.
 
 The search tree is cut into parts (lists of forced options, :meth:`dlxc.Model.parts`),
-each searched by a Ray task. A task that has not finished its part after
-``task_seconds`` throws its partial result away and returns its part split into
-children, which are submitted as new tasks: a tree whose parts are very unequal still
-keeps every CPU busy. The children are submitted by the driver, not by the task, so
-that the driver owns every task: a task whose worker dies is rerun by Ray
-(``max_retries``), and a result is only used when its task returns, so nothing is
-counted twice or lost.
+searched by Ray tasks. A counting task counts its parts for at most ``task_seconds``
+(:meth:`dlxc.Shard.count_for`) and returns the exact count so far and the exact parts
+it left, which the driver submits again as new tasks: dealt among the idle CPUs, and
+split further when they are fewer than those, so a tree whose parts are very unequal
+still keeps every CPU busy, and no work is done twice. A listing task that has not
+finished its part after ``task_seconds`` throws its solutions away and returns its part
+split into children instead. Tasks never submit tasks, the driver does: so it owns
+every task, a task whose worker dies is rerun by Ray (``max_retries``), and a result is
+only used when its task returns, so nothing is counted twice or lost.
 
 Counts are Python ints, exact however large. On a real cluster, ``ray start --head``
 on one machine, ``ray start --address HEAD:6379`` on the others (each with ``dlxc``
@@ -25,17 +27,20 @@ import dlxc
 
 __all__ = ["count", "solutions"]
 
-#: Seconds a task searches its part before it splits it instead.
+#: Seconds a task searches its parts before it returns what is left of them.
 TASK_SECONDS = 5.0
 
-#: Children a timed-out part is split into.
+#: Children a listing task's timed-out part is split into.
 SPLIT = 8
 
-#: Parts per cluster CPU to start with: enough that most finish within TASK_SECONDS,
-#: since a part that does not is searched again as its children. With 4 a part, a
-#: count of queens 16 on 2 CPUs (1 minute) spent half as long again as the CLI's
-#: threads, most of it in work thrown away by parts that timed out.
-PARTS_PER_CPU = 64
+#: Parts per cluster CPU to start with, a task each. A count wastes nothing on a part
+#: that takes long (its task returns what is left), so this is for the balance of the
+#: first round and for the progress: enough that no CPU waits long for work.
+PARTS_PER_CPU = 16
+
+#: Parts per cluster CPU a listing starts with: a listing task that times out searches
+#: its part again as children, so most parts should finish within TASK_SECONDS.
+LIST_PARTS_PER_CPU = 64
 
 
 def _ray():
@@ -57,12 +62,11 @@ def _connect(address: Optional[str]) -> Any:
     return ray
 
 
-def _count_task(shard: dlxc.Shard, seconds: float, split: int) -> Tuple[str, Any]:
-    """Counts a part, or splits it when it takes longer than ``seconds``."""
-    try:
-        return ("count", shard.count(1, time_limit=seconds))
-    except dlxc.LimitReached:
-        return ("split", shard.split(split))
+def _count_task(shard: dlxc.Shard, seconds: float) -> Tuple[int, dlxc.Shard]:
+    """Counts a shard's parts for at most ``seconds``: the exact count so far, and the
+    exact parts left (empty when it finished)."""
+    n, _, rest = shard.count_for(seconds, 1)
+    return n, rest
 
 
 def _solutions_task(shard: dlxc.Shard, seconds: float, split: int,
@@ -75,11 +79,10 @@ def _solutions_task(shard: dlxc.Shard, seconds: float, split: int,
 
 
 class _Progress:
-    """Parts done, solutions so far, the share of the tree done and an ETA, on stderr.
+    """Tasks done, solutions so far, the share of the tree done and an ETA, on stderr.
 
-    The share is the sum of the finished parts' weights (:attr:`dlxc.Shard.weight`,
-    Knuth's estimate of a part's share of the tree) and of the dead ends met while
-    splitting (a part's weight that none of its children has); the ETA assumes the rest of the
+    The share is that of :class:`_Tasks`: by the shards' weights (:attr:`dlxc.Shard.weight`,
+    Knuth's estimate of a part's share of the tree); the ETA assumes the rest of the
     tree goes at the speed the done share went. Trees are seldom balanced, so it is an
     estimate, but one of the tree and not of the number of parts.
     """
@@ -109,51 +112,67 @@ class _Progress:
         elapsed = now - self.start
         eta = 0.0 if final else self.eta(elapsed, share)
         left = "?" if eta is None else f"{eta:.0f}s"
-        print(f"dlxc.ray: {done} parts done, {pending} running or queued, "
+        print(f"dlxc.ray: {done} tasks done, {pending} running or queued, "
               f"{found} solutions so far, {100 * min(share, 1.0):.1f}% of the tree, "
               f"{elapsed:.1f}s elapsed, ETA {left}",
               file=sys.stderr, flush=True)
 
 
-def _run(model: dlxc.Model, task: Any, extra: Tuple, address: Optional[str],
-         parts: Optional[int], task_seconds: float, split: int, max_retries: int,
-         progress: bool) -> Iterator[Tuple[str, Any]]:
-    """Submits the parts of ``model`` and yields each task's finished result; timed-out
-    parts come back split and are submitted again."""
-    ray = _connect(address)
-    remote = ray.remote(num_cpus=1, max_retries=max_retries)(task)
-    if parts is None:
-        cpus = int(ray.cluster_resources().get("CPU", 1))
-        parts = PARTS_PER_CPU * max(cpus, 1)
-    pending: Dict[Any, dlxc.Shard] = {}
-    first = model.parts(parts)
-    for shard in first:
-        pending[remote.remote(shard, task_seconds, split, *extra)] = shard
-    done = 0
-    found = 0
-    # Dead ends met while splitting are explored, and their weight is in no part.
-    share = 1.0 - sum(s.weight for s in first)
-    report = _Progress(progress)
-    try:
-        while pending:
-            ready, _ = ray.wait(list(pending), num_returns=1, timeout=1.0)
-            for ref in ready:
-                kind, value = ray.get(ref)
-                shard = pending.pop(ref)
-                if kind == "split":
-                    for child in value:
-                        pending[remote.remote(child, task_seconds, split, *extra)] = child
-                    share += shard.weight - sum(c.weight for c in value)
-                    continue
-                done += 1
-                share += shard.weight
-                found += value if kind == "count" else len(value)
-                yield kind, value
-            report.show(done, len(pending), found, share)
-        report.show(done, 0, found, share, final=True)
-    finally:
-        for ref in pending:
-            ray.cancel(ref, force=True)
+class _Tasks:
+    """The driver's tasks in flight, each with the shard it searches, and the progress.
+
+    The share of the tree done is 1 less the weights of the shards in flight: a task
+    that returns has explored its shard, but for the shards submitted again from what
+    it left, and dead ends met while splitting are in no shard.
+    """
+
+    def __init__(self, ray: Any, remote: Any, args: Tuple, progress: bool) -> None:
+        self.ray = ray
+        self.remote = remote
+        self.args = args
+        self.pending: Dict[Any, dlxc.Shard] = {}
+        self.share = 1.0
+        self.done = 0
+        self.found = 0
+        self.report = _Progress(progress)
+
+    def submit(self, shards: List[dlxc.Shard]) -> None:
+        for shard in shards:
+            self.pending[self.remote.remote(shard, *self.args)] = shard
+            self.share -= shard.weight
+
+    def finished(self) -> Iterator[Any]:
+        """Each task's result as it returns, until none is in flight; the tasks still
+        in flight when the caller stops are cancelled."""
+        try:
+            while self.pending:
+                ready, _ = self.ray.wait(list(self.pending), num_returns=1, timeout=1.0)
+                for ref in ready:
+                    value = self.ray.get(ref)
+                    self.share += self.pending.pop(ref).weight
+                    self.done += 1
+                    yield value
+                self.report.show(self.done, len(self.pending), self.found, self.share)
+            self.report.show(self.done, 0, self.found, self.share, final=True)
+        finally:
+            for ref in self.pending:
+                self.ray.cancel(ref, force=True)
+
+
+def _cpus(ray: Any) -> int:
+    return max(int(ray.cluster_resources().get("CPU", 1)), 1)
+
+
+def _pieces(rest: dlxc.Shard, idle: int) -> List[dlxc.Shard]:
+    """What a task left, as the tasks to submit: one, when no CPU is idle; otherwise
+    one for each idle CPU and one for the CPU just freed, dealt from its parts, or split
+    first when they are fewer."""
+    if idle <= 0:
+        return [rest]
+    want = idle + 1
+    if len(rest) < want:
+        return rest.split(want)
+    return rest.deal(want)
 
 
 def count(model: dlxc.Model, address: Optional[str] = None, *,
@@ -163,15 +182,22 @@ def count(model: dlxc.Model, address: Optional[str] = None, *,
 
     ``address``: the cluster (``"auto"``, ``"ray://host:10001"``, ...), or a local Ray
     when ``None`` (an already initialized Ray is used as it is). ``parts``: parts to
-    start with (default: 64 per CPU of the cluster). ``task_seconds``: how long a task
-    searches before it splits its part into ``split`` children. ``max_retries``: reruns
-    of a task whose worker died. ``progress``: print progress to stderr.
+    start with, a task each (default: 16 per CPU of the cluster). ``task_seconds``: how
+    long a task counts before it returns the count so far and the parts it left, which
+    go out again as new tasks. ``split`` is for :func:`solutions` (a count splits what a
+    task left by the idle CPUs). ``max_retries``: reruns of a task whose worker died.
+    ``progress``: print progress to stderr.
     """
-    total = 0
-    for _, n in _run(model, _count_task, (), address, parts, task_seconds, split,
-                     max_retries, progress):
-        total += n
-    return total
+    ray = _connect(address)
+    remote = ray.remote(num_cpus=1, max_retries=max_retries)(_count_task)
+    cpus = _cpus(ray)
+    tasks = _Tasks(ray, remote, (task_seconds,), progress)
+    tasks.submit(model.parts(parts if parts is not None else PARTS_PER_CPU * cpus))
+    for n, rest in tasks.finished():
+        tasks.found += n
+        if len(rest):
+            tasks.submit(_pieces(rest, cpus - len(tasks.pending)))
+    return tasks.found
 
 
 def solutions(model: dlxc.Model, address: Optional[str] = None, *,
@@ -180,11 +206,23 @@ def solutions(model: dlxc.Model, address: Optional[str] = None, *,
               max_retries: int = 3, progress: bool = False) -> Iterator[dlxc.Solution]:
     """The solutions of ``model``, found on a Ray cluster, a part's worth at a time
     (in no fixed order). ``limit`` stops after that many; the other arguments are
-    :func:`count`'s. Each part's solutions travel back whole, so this suits models
+    :func:`count`'s, except that ``parts`` defaults to 64 per CPU and that a task not
+    done after ``task_seconds`` drops its solutions and comes back split into
+    ``split`` children. Each part's solutions travel back whole, so this suits models
     whose solutions fit in memory part by part."""
+    ray = _connect(address)
+    remote = ray.remote(num_cpus=1, max_retries=max_retries)(_solutions_task)
+    if parts is None:
+        parts = LIST_PARTS_PER_CPU * _cpus(ray)
+    tasks = _Tasks(ray, remote, (task_seconds, split, limit), progress)
+    tasks.submit(model.parts(parts))
     given = 0
-    for _, found in _run(model, _solutions_task, (limit,), address, parts,
-                         task_seconds, split, max_retries, progress):
+    for kind, found in tasks.finished():
+        if kind == "split":
+            tasks.done -= 1
+            tasks.submit(found)
+            continue
+        tasks.found += len(found)
         for s in found:
             if limit is not None and given >= limit:
                 return

@@ -24,9 +24,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--address", default=None,
                     help="the Ray cluster (auto, ray://HOST:10001); default: a local Ray")
     ap.add_argument("--parts", type=int, default=None,
-                    help="parts to start with (default: 64 per CPU)")
+                    help="parts to start with (default: 16 per CPU)")
     ap.add_argument("--task-seconds", type=float, default=dray.TASK_SECONDS,
-                    help="seconds a task searches before it splits its part")
+                    help="seconds a task counts before it returns what is left")
     ap.add_argument("--progress", action="store_true",
                     help="print progress (parts, solutions, share of the tree, ETA) to stderr")
     args = ap.parse_args(argv)

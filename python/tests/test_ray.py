@@ -95,7 +95,7 @@ def test_a_killed_worker_costs_nothing_and_counts_nothing_twice(cluster) -> None
         for pid in sorted(pids):
             try:
                 os.kill(pid, signal.SIGKILL)
-                killed.append(pid)
+                killed.append(time.monotonic())
                 return
             except ProcessLookupError:
                 continue
@@ -103,6 +103,9 @@ def test_a_killed_worker_costs_nothing_and_counts_nothing_twice(cluster) -> None
     killer = threading.Thread(target=kill_one)
     killer.start()
     total = dray.count(pento, parts=8, task_seconds=1.0, max_retries=5)
+    ended = time.monotonic()
     killer.join()
     assert killed, "no worker was there to kill"
+    # The kill must land while the count runs, or it tests nothing.
+    assert killed[0] < ended, "the count ended before the worker was killed"
     assert total == published("pento_6x10_raw.dlx")

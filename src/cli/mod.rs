@@ -71,7 +71,7 @@ pub struct SearchArgs {
     pub none: Option<String>,
     /// Which engine searches (`--engine`).
     pub engine: crate::solve::EngineChoice,
-    /// Threads for `--count` (`--threads`; 0 or 1: one).
+    /// Threads for `--count`, `--all` and `--limit` (`--threads`; 0 or 1: one).
     pub threads: usize,
     /// Count only this shard of the tree (`--shard K/N`).
     pub shard: Option<Shard>,

@@ -85,6 +85,19 @@ pub struct SearchArgs {
     pub progress: ProgressMode,
 }
 
+impl SearchArgs {
+    /// Threads for a search that shows solutions: listing (`--all`, `--limit`) spreads
+    /// over `threads`; the first solution alone stays on one, so that it is the same
+    /// on every machine.
+    pub(crate) fn listing_threads(&self) -> usize {
+        if self.all || self.limit.is_some() {
+            self.threads
+        } else {
+            1
+        }
+    }
+}
+
 /// How a long count shows how far it has got, on stderr.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ProgressMode {

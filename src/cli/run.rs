@@ -361,11 +361,7 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
                             Flow::Continue
                         }
                     };
-                    let threads = if s.all || s.limit.is_some() {
-                        s.threads
-                    } else {
-                        1
-                    };
+                    let threads = s.listing_threads();
                     crate::solve::parallel::search(sv, &inst.forced, &config, threads, &mut visit)
                         .map(|outcome| (outcome, Vec::new()))
                         .map_err(Failed::Clash)

@@ -126,13 +126,7 @@ fn exact_cover(
                 Flow::Continue
             }
         };
-        // Listing solutions spreads over threads; the first solution alone stays on
-        // one, so that it is the same on every machine.
-        let threads = if s.all || s.limit.is_some() {
-            s.threads
-        } else {
-            1
-        };
+        let threads = s.listing_threads();
         let found = crate::solve::parallel::search(
             &mut solver,
             &inst.forced,

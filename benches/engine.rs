@@ -47,8 +47,9 @@ fn engine() -> EngineChoice {
         Err(_) => EngineChoice::Auto,
         Ok("links") => EngineChoice::Links,
         Ok("cells") => EngineChoice::Cells,
+        Ok("bits") => EngineChoice::Bits,
         Ok("trail") => EngineChoice::CellsTrail,
-        Ok(other) => panic!("DLXC_ENGINE={other}: expected links, cells or trail"),
+        Ok(other) => panic!("DLXC_ENGINE={other}: expected links, cells, bits or trail"),
     }
 }
 

@@ -200,6 +200,7 @@ impl From<EngineFlag> for EngineChoice {
         match e {
             EngineFlag::Auto => EngineChoice::Auto,
             EngineFlag::Cells => EngineChoice::Cells,
+            EngineFlag::Bits => EngineChoice::Bits,
             EngineFlag::Links => EngineChoice::Links,
         }
     }
@@ -207,11 +208,13 @@ impl From<EngineFlag> for EngineChoice {
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
 enum EngineFlag {
-    /// Dancing cells for exact cover with or without colors, dancing links
-    /// (Algorithm M) for multiplicities.
+    /// Bitsets for exact cover with or without colors up to 4096 options, dancing
+    /// cells above, dancing links (Algorithm M) for multiplicities.
     Auto,
     /// Dancing cells, as in Knuth's SSXCC (no multiplicities).
     Cells,
+    /// Bitsets (no multiplicities, at most 4096 options).
+    Bits,
     /// Dancing links, as in Knuth's DLX1 and DLX3: node counts are Knuth's.
     Links,
 }

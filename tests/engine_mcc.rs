@@ -140,10 +140,11 @@ fn check_random(colors: bool, bounds: bool, seeds: u64) {
         let p = random_problem(seed, colors, bounds);
         let want = brute_force(&p, &[]);
         nonempty += usize::from(!want.is_empty());
-        // Every engine that takes the problem: Algorithm M, and dancing cells when no
-        // item has bounds; each must agree with brute force, clashes included.
+        // Every engine that takes the problem: Algorithm M, and dancing cells and bitsets
+        // when no item has bounds; each must agree with brute force, clashes included.
         let mut engines = vec![Solver::general(&p).unwrap()];
         if !p.has_multiplicities() {
+            engines.push(Solver::with_engine(&p, EngineChoice::Bits).unwrap());
             engines.push(Solver::with_engine(&p, EngineChoice::Cells).unwrap());
             engines.push(Solver::with_engine(&p, EngineChoice::CellsTrail).unwrap());
         }

@@ -46,18 +46,22 @@ fn random_problem(seed: u64) -> Problem {
     b.build()
 }
 
-/// The solvers every test runs: Algorithm X as shipped, Algorithm X undoing cover by
-/// cover, and the general engine (Algorithm M), which makes the same tree on plain
-/// problems.
-fn solvers(p: &Problem) -> [(&'static str, Solver); 6] {
+/// The solvers every test runs: bitsets (the automatic choice on problems this small),
+/// dancing cells with each kind of save point, Algorithm X as shipped, Algorithm X
+/// undoing cover by cover, and the general engine (Algorithm M), which makes the same
+/// tree on plain problems.
+fn solvers(p: &Problem) -> [(&'static str, Solver); 7] {
     let copying = Solver::with_engine(p, EngineChoice::Links).expect("plain problem");
     assert!(!copying.is_general());
     let mut undoing = copying.clone();
     undoing.undo_only();
-    let cells = Solver::new(p).expect("plain problem");
+    let bits = Solver::new(p).expect("plain problem");
+    assert_eq!(bits.engine_name(), "bitsets");
+    let cells = Solver::with_engine(p, EngineChoice::Cells).unwrap();
     let mut cells_undoing = cells.clone();
     cells_undoing.undo_only();
     [
+        ("bits", bits),
         ("cells", cells),
         ("cells undoing", cells_undoing),
         (

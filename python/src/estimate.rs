@@ -161,7 +161,8 @@ pub fn estimate(
             let r = Report::error(
                 "E0922",
                 format!(
-                    "estimate cannot be used here: only dancing cells can be probed, and \
+                    "estimate cannot be used here: only dancing cells and bitsets can be \
+                     probed, and \
                      this problem needs {engine}; in {:.1} s its search made {} nodes and \
                      found {} solutions",
                     st.elapsed.as_secs_f64(),

@@ -102,14 +102,14 @@ pub(crate) fn count(
         let why = if solver.can_branch() {
             "a count with --node-limit or --limit is one sequential search"
         } else {
-            "this engine cannot hand its search over (only dancing cells can: not \
-             --engine links, and not a problem with multiplicity intervals)"
+            "this engine cannot hand its search over (only dancing cells and bitsets \
+             can: not --engine links, and not a problem with multiplicity intervals)"
         };
         refuse(
             o,
             "--checkpoint and --resume",
             why,
-            "count without them, or with the default engine (dancing cells) and \
+            "count without them, or with the default engine (bitsets or dancing cells) and \
              without --node-limit or --limit",
         );
         return Err(Failed::Reported);

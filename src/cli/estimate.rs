@@ -102,7 +102,8 @@ fn tree(
             o,
             "estimate",
             &format!(
-                "only dancing cells can be probed, and this problem needs {}; in {:.1} s \
+                "only dancing cells and bitsets can be probed, and this problem needs {}; \
+                 in {:.1} s \
                  its search made {} nodes and found {} solutions",
                 solver.engine_name(),
                 st.elapsed.as_secs_f64(),

@@ -179,7 +179,7 @@ pub struct EstimateArgs {
     pub probes: Option<usize>,
     /// The random seed, so that an estimate can be repeated.
     pub seed: u64,
-    /// Which engine's tree (only dancing cells can be probed).
+    /// Which engine's tree (only dancing cells and bitsets can be probed).
     pub engine: crate::solve::EngineChoice,
 }
 

@@ -42,8 +42,7 @@
 //! - An alive option is in the live part of the set of each of its items that is not
 //!   flagged [`EARLIER`].
 
-pub(crate) mod search;
-
+use super::structure::{Mark, Structure};
 use crate::problem::{ItemId, OptionId, Problem};
 
 /// Added to the size of an item the current commit takes out.
@@ -112,10 +111,6 @@ enum Undo {
         now: u32,
     },
 }
-
-/// A save point.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Mark(u32);
 
 /// Largest number of nodes of which a pristine copy is kept (8 + 4 bytes a node).
 const PRISTINE_MAX_NODES: usize = 1 << 20;
@@ -239,42 +234,15 @@ impl Cells {
         })
     }
 
-    /// Whether save points keep a trail (large problems) rather than copies.
-    pub fn trails(&self) -> bool {
-        matches!(self.undo, Undo::Trail { .. })
-    }
-
-    /// Number of options.
-    pub fn option_count(&self) -> usize {
-        self.option_start.len() - 1
-    }
-
     /// The nodes of option `o`, spacer excluded.
     pub fn option_nodes(&self, o: OptionId) -> std::ops::Range<u32> {
         self.option_start[o.index()]..self.option_start[o.index() + 1] - 1
-    }
-
-    /// The option that node `x` belongs to.
-    pub fn option_of(&self, x: u32) -> OptionId {
-        OptionId(self.option_start.partition_point(|&s| s <= x) as u32 - 1)
     }
 
     /// The item of node `x`.
     #[inline]
     pub fn item_of(&self, x: u32) -> u32 {
         self.nd[x as usize].itm as u32
-    }
-
-    /// The flagged sizes of the primary items, for the item choice.
-    #[inline]
-    pub fn primary_sizes(&self) -> &[i32] {
-        &self.size[..self.n1 as usize]
-    }
-
-    /// The flagged size of item `i`.
-    #[inline]
-    pub fn size(&self, i: u32) -> i32 {
-        self.size[i as usize]
     }
 
     /// The live options of item `i`, as a range of [`Cells::set`].
@@ -284,78 +252,12 @@ impl Cells {
         b..b + (self.size[i as usize] & LIVE) as u32
     }
 
-    /// Opens a save point: [`Cells::restore`] comes back to the sizes as they are now.
-    #[inline]
-    pub fn save<const TRAIL: bool>(&mut self) -> Mark {
-        match &mut self.undo {
-            Undo::Copy(saved) if !TRAIL => {
-                let at = saved.len() as u32;
-                saved.extend_from_slice(&self.size);
-                Mark(at)
-            }
-            Undo::Trail { trail, stamp, now } if TRAIL => {
-                next_stamp(stamp, now);
-                Mark(trail.len() as u32)
-            }
-            _ => unreachable!("save point of the wrong kind"),
-        }
-    }
-
-    /// Comes back to save point `m`, which stays open.
-    #[inline]
-    pub fn restore<const TRAIL: bool>(&mut self, m: Mark) {
-        match &mut self.undo {
-            Undo::Copy(saved) if !TRAIL => {
-                let n = self.size.len();
-                self.size
-                    .copy_from_slice(&saved[m.0 as usize..m.0 as usize + n]);
-            }
-            Undo::Trail { trail, stamp, now } if TRAIL => {
-                for &(i, s) in trail[m.0 as usize..].iter().rev() {
-                    self.size[i as usize] = s;
-                }
-                trail.truncate(m.0 as usize);
-                // A new save point, so that the stamps of restored items do not match.
-                next_stamp(stamp, now);
-            }
-            _ => unreachable!("save point of the wrong kind"),
-        }
-    }
-
-    /// Closes save point `m` and every later one.
-    #[inline]
-    pub fn release<const TRAIL: bool>(&mut self, m: Mark) {
-        if let Undo::Copy(saved) = &mut self.undo
-            && !TRAIL
-        {
-            saved.truncate(m.0 as usize);
-        }
-    }
-
     /// Records item `i`'s size at the current save point, before it changes.
     #[inline(always)]
     fn record<const TRAIL: bool>(&mut self, i: u32) {
         if TRAIL && let Undo::Trail { trail, stamp, now } = &mut self.undo {
             note(trail, stamp, *now, i, self.size[i as usize]);
         }
-    }
-
-    /// Puts the order of the sets back as built, when a pristine copy is kept, so that
-    /// every search of a small problem explores the same tree; a large problem keeps
-    /// the order its last search left (the same solutions, perhaps in another order),
-    /// which saves a second copy of the matrix. The sizes are the caller's: it restores
-    /// the save point it opened before the search.
-    pub fn reset(&mut self) {
-        if let Some(p) = &self.pristine {
-            self.nd.copy_from_slice(&p.0);
-            self.set.copy_from_slice(&p.1);
-        }
-    }
-
-    /// Drops the pristine copy, so that searches leave the order of the sets as they
-    /// find it, as those of large problems do (for tests of that path).
-    pub fn forget_pristine(&mut self) {
-        self.pristine = None;
     }
 
     /// Deletes from the other sets every option of item `c` (all of them, or with a
@@ -417,25 +319,146 @@ impl Cells {
         *updates += count;
         true
     }
+}
 
-    /// Covers the item chosen at a level: flags it and hides all its options, whose
-    /// nodes in its own set stay as the candidates to try.
+/// Deletes node `x` from the set of its item `u`, whose size the caller has recorded:
+/// swaps it just past the live part and shrinks the size. Returns the new (flagged)
+/// size. A free function on slices, so that the loop of [`Cells::hide`] keeps the
+/// arrays' addresses in registers (see there).
+#[inline(always)]
+fn delete(nd: &mut [Node], set: &mut [u32], size: &mut [i32], base: &[u32], x: u32, u: u32) -> i32 {
+    let s = size[u as usize] - 1;
+    size[u as usize] = s;
+    let last_at = base[u as usize] + (s & LIVE) as u32;
+    let at = nd[x as usize].loc;
+    let y = set[last_at as usize];
+    set[last_at as usize] = x;
+    set[at as usize] = y;
+    nd[x as usize].loc = last_at;
+    nd[y as usize].loc = at;
+    s
+}
+
+/// Records `i`'s size `s` on the trail unless the current save point has it.
+#[inline(always)]
+fn note(trail: &mut Vec<(u32, i32)>, stamp: &mut [u32], now: u32, i: u32, s: i32) {
+    if stamp[i as usize] != now {
+        stamp[i as usize] = now;
+        trail.push((i, s));
+    }
+}
+
+/// Moves to a new save point. When the stamps wrap round, they are all forgotten:
+/// recording an item twice is harmless (the older size is written back last), missing
+/// one is not.
+fn next_stamp(stamp: &mut [u32], now: &mut u32) {
+    *now = now.wrapping_add(1);
+    if *now == 0 {
+        stamp.fill(0);
+        *now = 1;
+    }
+}
+
+impl Structure for Cells {
+    /// Whether save points keep a trail (large problems) rather than copies.
+    fn trails(&self) -> bool {
+        matches!(self.undo, Undo::Trail { .. })
+    }
+
+    /// Copies the sizes, or opens a new stretch of the trail.
     #[inline]
-    pub fn cover_chosen<const TRAIL: bool>(&mut self, i: u32, updates: &mut u64) {
+    fn save<const TRAIL: bool>(&mut self) -> Mark {
+        match &mut self.undo {
+            Undo::Copy(saved) if !TRAIL => {
+                let at = saved.len() as u32;
+                saved.extend_from_slice(&self.size);
+                Mark(at)
+            }
+            Undo::Trail { trail, stamp, now } if TRAIL => {
+                next_stamp(stamp, now);
+                Mark(trail.len() as u32)
+            }
+            _ => unreachable!("save point of the wrong kind"),
+        }
+    }
+
+    /// Writes the saved sizes back.
+    #[inline]
+    fn restore<const TRAIL: bool>(&mut self, m: Mark) {
+        // Forced moves noted since the save point are stale now.
+        self.forced_moves.clear();
+        match &mut self.undo {
+            Undo::Copy(saved) if !TRAIL => {
+                let n = self.size.len();
+                self.size
+                    .copy_from_slice(&saved[m.0 as usize..m.0 as usize + n]);
+            }
+            Undo::Trail { trail, stamp, now } if TRAIL => {
+                for &(i, s) in trail[m.0 as usize..].iter().rev() {
+                    self.size[i as usize] = s;
+                }
+                trail.truncate(m.0 as usize);
+                // A new save point, so that the stamps of restored items do not match.
+                next_stamp(stamp, now);
+            }
+            _ => unreachable!("save point of the wrong kind"),
+        }
+    }
+
+    #[inline]
+    fn release<const TRAIL: bool>(&mut self, m: Mark) {
+        if let Undo::Copy(saved) = &mut self.undo
+            && !TRAIL
+        {
+            saved.truncate(m.0 as usize);
+        }
+    }
+
+    /// The first declared active primary item with the fewest live options, unless a
+    /// forced move (an item left with a single option) was noted.
+    #[inline]
+    fn choose(&mut self) -> Option<u32> {
+        while let Some(u) = self.forced_moves.pop() {
+            // Still active (unflagged) with at most one option.
+            if self.size[u as usize] <= 1 {
+                return Some(u);
+            }
+        }
+        let sizes = &self.size[..self.n1 as usize];
+        if sizes.is_empty() {
+            return None;
+        }
+        // The first least size: fewest options, then the first declared; a flagged
+        // (covered) item is never least unless all are.
+        let i = crate::solve::search::first_least(sizes) as u32;
+        (sizes[i as usize] < CURRENT).then_some(i)
+    }
+
+    /// Flags the item and hides all its options, whose nodes in its own set stay as
+    /// the candidates to try: the candidates are the live part of its set, wherever
+    /// `at` says.
+    #[inline]
+    fn cover_chosen<const TRAIL: bool>(
+        &mut self,
+        i: u32,
+        _at: u32,
+        updates: &mut u64,
+    ) -> std::ops::Range<u32> {
         self.record::<TRAIL>(i);
         self.size[i as usize] += EARLIER;
         *updates += 1;
         self.hide::<TRAIL>(i, 0, false, updates);
+        self.live(i)
     }
 
     /// Commits the option of node `x`, already hidden from the other sets (by
-    /// [`Cells::cover_chosen`]): its other items are taken out, then every option that
+    /// [`Structure::cover_chosen`]): its other items are taken out, then every option that
     /// shares a primary or uncolored secondary item with it is hidden, and every option
     /// that gives one of its colored items another color. Returns `false` when some
     /// other primary item is left with no option (only with `check`); the caller
     /// restores either way.
     #[inline]
-    pub fn commit<const TRAIL: bool>(&mut self, x: u32, check: bool, updates: &mut u64) -> bool {
+    fn commit<const TRAIL: bool>(&mut self, x: u32, check: bool, updates: &mut u64) -> bool {
         // First every item is flagged, so that the hides below neither count it as
         // starving nor skip its set.
         round_option!(self.nd, x, |q, u| {
@@ -474,7 +497,7 @@ impl Cells {
     /// of its items, takes those items out, and hides what it excludes, as
     /// [`Cells::commit`] does for a chosen option. No check: a forced option that
     /// leaves a primary item without options makes the search find nothing.
-    pub fn commit_forced<const TRAIL: bool>(&mut self, o: OptionId, updates: &mut u64) {
+    fn commit_forced<const TRAIL: bool>(&mut self, o: OptionId, updates: &mut u64) {
         let nodes = self.option_nodes(o);
         for x in nodes.clone() {
             let u = self.item_of(x);
@@ -506,9 +529,68 @@ impl Cells {
         }
     }
 
+    /// The node at place `r` of the sets.
+    #[inline]
+    fn candidate(&self, r: u32) -> u32 {
+        self.set[r as usize]
+    }
+
+    /// The option that node `x` belongs to.
+    fn option_of(&self, x: u32) -> OptionId {
+        OptionId(self.option_start.partition_point(|&s| s <= x) as u32 - 1)
+    }
+
+    fn entries(&self, o: OptionId) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.option_nodes(o).map(|x| {
+            (
+                self.item_of(x),
+                self.clr.get(x as usize).copied().unwrap_or(0),
+            )
+        })
+    }
+
+    fn primary_count(&self) -> u32 {
+        self.n1
+    }
+
+    fn item_id(&self, i: u32) -> ItemId {
+        self.item_id[i as usize]
+    }
+
+    fn item_count(&self) -> usize {
+        self.item_id.len()
+    }
+
+    /// Number of options.
+    fn option_count(&self) -> usize {
+        self.option_start.len() - 1
+    }
+
+    fn forget_forced_moves(&mut self) {
+        self.forced_moves.clear();
+    }
+
+    /// Puts the order of the sets back as built, when a pristine copy is kept, so that
+    /// every search of a small problem explores the same tree; a large problem keeps
+    /// the order its last search left (the same solutions, perhaps in another order),
+    /// which saves a second copy of the matrix. The sizes are the caller's: it restores
+    /// the save point it opened before the search.
+    fn reset(&mut self) {
+        if let Some(p) = &self.pristine {
+            self.nd.copy_from_slice(&p.0);
+            self.set.copy_from_slice(&p.1);
+        }
+    }
+
+    /// Drops the pristine copy, so that searches leave the order of the sets as they
+    /// find it, as those of large problems do (for tests of that path).
+    fn forget_pristine(&mut self) {
+        self.pristine = None;
+    }
+
     /// A hash of what a search may change, blind to the order inside each set (which a
     /// search of a large problem may leave permuted).
-    pub fn fingerprint(&self, h: &mut impl std::hash::Hasher) {
+    fn fingerprint(&self, h: &mut impl std::hash::Hasher) {
         use std::hash::Hash;
         self.size.hash(h);
         for (i, &s) in self.size.iter().enumerate() {
@@ -525,43 +607,5 @@ impl Cells {
             Undo::Copy(saved) => saved.len().hash(h),
             Undo::Trail { trail, .. } => trail.len().hash(h),
         }
-    }
-}
-
-/// Deletes node `x` from the set of its item `u`, whose size the caller has recorded:
-/// swaps it just past the live part and shrinks the size. Returns the new (flagged)
-/// size. A free function on slices, so that the loop of [`Cells::hide`] keeps the
-/// arrays' addresses in registers (see there).
-#[inline(always)]
-fn delete(nd: &mut [Node], set: &mut [u32], size: &mut [i32], base: &[u32], x: u32, u: u32) -> i32 {
-    let s = size[u as usize] - 1;
-    size[u as usize] = s;
-    let last_at = base[u as usize] + (s & LIVE) as u32;
-    let at = nd[x as usize].loc;
-    let y = set[last_at as usize];
-    set[last_at as usize] = x;
-    set[at as usize] = y;
-    nd[x as usize].loc = last_at;
-    nd[y as usize].loc = at;
-    s
-}
-
-/// Records `i`'s size `s` on the trail unless the current save point has it.
-#[inline(always)]
-fn note(trail: &mut Vec<(u32, i32)>, stamp: &mut [u32], now: u32, i: u32, s: i32) {
-    if stamp[i as usize] != now {
-        stamp[i as usize] = now;
-        trail.push((i, s));
-    }
-}
-
-/// Moves to a new save point. When the stamps wrap round, they are all forgotten:
-/// recording an item twice is harmless (the older size is written back last), missing
-/// one is not.
-fn next_stamp(stamp: &mut [u32], now: &mut u32) {
-    *now = now.wrapping_add(1);
-    if *now == 0 {
-        stamp.fill(0);
-        *now = 1;
     }
 }

@@ -43,7 +43,7 @@ pub enum Probes {
 }
 
 /// Estimates the tree under `forced` with probes drawn from `seed`; `None` when the
-/// engine cannot probe (only dancing cells can). The same seed gives the same estimate.
+/// engine cannot probe (only dancing cells and bitsets can). The same seed gives the same estimate.
 pub fn estimate(
     solver: &mut Solver,
     forced: &[OptionId],

@@ -30,15 +30,19 @@
 //! items: an option with no primary item is part of a solution only when forced (Knuth's
 //! DLX1-DLX3 drop such options with a warning; here they stay, so they can be forced).
 //!
-//! Three engines sit behind [`Solver`]. Exact cover with or without colors runs on
-//! sparse sets, Knuth's dancing cells as in his SSXCC ([`cells`]); a problem with a
+//! Four engines sit behind [`Solver`]. Exact cover with or without colors runs on
+//! sparse sets, Knuth's dancing cells as in his SSXCC ([`cells`]), or for a problem of
+//! at most a few thousand options on bitsets ([`bits`]), both driven by one search loop
+//! ([`engine`]) over their common moves ([`structure`]); a problem with a
 //! multiplicity interval runs Algorithm M with colors over dancing links, as in DLX3
 //! ([`mcc`]). [`Solver::new`] picks one. Algorithm X over DLX1's links ([`search`]) is
 //! kept as the reference, chosen with [`EngineChoice::Links`]: its node and update
 //! counts are DLX1's, and the random cross-checks compare every engine with it. Costs
 //! are carried by the problem but ignored here.
 
+mod bits;
 mod cells;
+mod engine;
 pub mod estimate;
 mod links;
 mod mcc;
@@ -47,15 +51,19 @@ pub mod parallel;
 pub mod reduce;
 mod search;
 pub mod share;
+mod structure;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::problem::{ItemId, OptionId, Problem, ProblemError};
+use bits::Bits;
+use cells::Cells;
 use links::Links;
 use mcc::Mcc;
 pub use optimize::{Objective, Optimizer, Optimum, Refused};
+use structure::Structure;
 
 /// What the visitor tells the search after seeing a solution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -253,12 +261,14 @@ pub struct Solver {
 /// Which engine a [`Solver`] runs (`--engine`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum EngineChoice {
-    /// Dancing cells for exact cover with or without colors, Algorithm M for
-    /// multiplicities.
+    /// Bitsets for exact cover with or without colors of at most a few thousand
+    /// options, dancing cells above, Algorithm M for multiplicities.
     #[default]
     Auto,
     /// Dancing cells (SSXCC); refuses multiplicities.
     Cells,
+    /// Bitsets; refuses multiplicities and problems with too many options.
+    Bits,
     /// Dancing links: DLX1's Algorithm X for plain exact cover, Algorithm M with colors
     /// (DLX3) for the rest. The reference whose node counts are Knuth's.
     Links,
@@ -272,7 +282,9 @@ pub enum EngineChoice {
 #[derive(Clone, Debug)]
 enum Engine {
     /// Dancing cells (SSXCC): exact cover, with colors.
-    C(Box<cells::search::Engine>),
+    C(Box<engine::Engine<Cells>>),
+    /// Bitsets: small exact cover, with colors.
+    B(Box<engine::Engine<Bits>>),
     /// Algorithm X (DLX1): plain exact cover.
     X(Box<Exact>),
     /// Algorithm M with colors (DLX3).
@@ -314,21 +326,37 @@ impl Solver {
         match choice {
             EngineChoice::Links => Solver::links(problem),
             _ if problem.has_multiplicities() => {
-                if matches!(choice, EngineChoice::Cells | EngineChoice::CellsTrail) {
-                    problem.validate()?;
-                    return Err(Unsupported::Engine {
-                        engine: "cells",
-                        why: "some item has a multiplicity interval other than exactly once",
-                    });
-                }
-                Solver::general(problem)
+                let engine = match choice {
+                    EngineChoice::Cells | EngineChoice::CellsTrail => "cells",
+                    EngineChoice::Bits => "bits",
+                    _ => return Solver::general(problem),
+                };
+                problem.validate()?;
+                Err(Unsupported::Engine {
+                    engine,
+                    why: "some item has a multiplicity interval other than exactly once",
+                })
+            }
+            EngineChoice::Bits if !Bits::fits(problem) => {
+                problem.validate()?;
+                Err(Unsupported::Engine {
+                    engine: "bits",
+                    why: "the problem has more options than the bitset engine takes (4096)",
+                })
+            }
+            EngineChoice::Bits | EngineChoice::Auto if Bits::fits(problem) => {
+                problem.validate()?;
+                Ok(Solver {
+                    engine: Engine::B(Box::new(engine::Engine::new(Bits::new(problem)))),
+                    solution: Vec::new(),
+                })
             }
             _ => {
                 problem.validate()?;
                 let trail = choice == EngineChoice::CellsTrail;
-                let cells = cells::Cells::new(problem, trail).map_err(|_| Unsupported::TooLarge)?;
+                let cells = Cells::new(problem, trail).map_err(|_| Unsupported::TooLarge)?;
                 Ok(Solver {
-                    engine: Engine::C(Box::new(cells::search::Engine::new(cells))),
+                    engine: Engine::C(Box::new(engine::Engine::new(cells))),
                     solution: Vec::new(),
                 })
             }
@@ -378,6 +406,7 @@ impl Solver {
     pub fn engine_name(&self) -> &'static str {
         match &self.engine {
             Engine::C(_) => "dancing cells (SSXCC)",
+            Engine::B(_) => "bitsets",
             Engine::X(_) => "dancing links (DLX1)",
             Engine::M(_) => "dancing links, Algorithm M (DLX3)",
         }
@@ -386,7 +415,8 @@ impl Solver {
     /// Number of options of the problem.
     pub fn option_count(&self) -> usize {
         match &self.engine {
-            Engine::C(c) => c.cells.option_count(),
+            Engine::C(c) => c.s.option_count(),
+            Engine::B(b) => b.s.option_count(),
             Engine::X(x) => x.links.option_start.len() - 1,
             Engine::M(m) => m.links().option_start.len() - 1,
         }
@@ -424,6 +454,7 @@ impl Solver {
         let before = self.structure_fingerprint();
         let result = match &mut self.engine {
             Engine::C(c) => c.search(forced, &mut self.solution, config, on_solution, start),
+            Engine::B(b) => b.search(forced, &mut self.solution, config, on_solution, start),
             Engine::X(x) => x.search(forced, &mut self.solution, config, on_solution, start),
             Engine::M(m) => m.search(forced, &mut self.solution, config, on_solution, start),
         };
@@ -444,8 +475,8 @@ impl Solver {
     pub fn undo_only(&mut self) {
         match &mut self.engine {
             Engine::X(x) => x.pristine = None,
-            Engine::C(c) => c.cells.forget_pristine(),
-            Engine::M(_) => {}
+            Engine::C(c) => c.s.forget_pristine(),
+            Engine::B(_) | Engine::M(_) => {}
         }
     }
 
@@ -456,12 +487,13 @@ impl Solver {
     pub(crate) fn branch(&mut self, forced: &[OptionId]) -> Result<Option<Vec<OptionId>>, Clash> {
         match &mut self.engine {
             Engine::C(c) => c.branch(forced),
-            _ => unreachable!("only dancing cells split their search"),
+            Engine::B(b) => b.branch(forced),
+            _ => unreachable!("only dancing cells and bitsets split their search"),
         }
     }
 
     /// One random probe for Knuth's estimate (see [`estimate`]); `None` for engines
-    /// that cannot probe (only dancing cells can).
+    /// that cannot probe (only dancing cells and bitsets can).
     pub(crate) fn probe(
         &mut self,
         forced: &[OptionId],
@@ -469,13 +501,14 @@ impl Solver {
     ) -> Option<Result<(f64, f64), Clash>> {
         match &mut self.engine {
             Engine::C(c) => Some(c.probe(forced, pick)),
+            Engine::B(b) => Some(b.probe(forced, pick)),
             _ => None,
         }
     }
 
     /// Whether this solver's search can be split into parts (dancing cells can).
     pub fn can_branch(&self) -> bool {
-        matches!(self.engine, Engine::C(_))
+        matches!(self.engine, Engine::C(_) | Engine::B(_))
     }
 
     /// A hash of the whole link structure, for tests that check a search left it
@@ -485,7 +518,8 @@ impl Solver {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
         match &self.engine {
-            Engine::C(c) => c.cells.fingerprint(&mut h),
+            Engine::C(c) => c.s.fingerprint(&mut h),
+            Engine::B(b) => b.s.fingerprint(&mut h),
             Engine::X(x) => x.links.hash(&mut h),
             Engine::M(m) => m.fingerprint(&mut h),
         }
@@ -665,9 +699,13 @@ mod tests {
             restored_after_every_kind_of_end(s);
         }
         for undo_only in [false, true] {
-            for engine in [EngineChoice::Auto, EngineChoice::CellsTrail] {
+            for (engine, name) in [
+                (EngineChoice::Auto, "bitsets"),
+                (EngineChoice::Cells, "dancing cells (SSXCC)"),
+                (EngineChoice::CellsTrail, "dancing cells (SSXCC)"),
+            ] {
                 let mut s = Solver::with_engine(&knuth(), engine).unwrap();
-                assert_eq!(s.engine_name(), "dancing cells (SSXCC)");
+                assert_eq!(s.engine_name(), name);
                 if undo_only {
                     s.undo_only();
                 }

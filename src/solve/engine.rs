@@ -1,4 +1,5 @@
-//! The search loop of the dancing-cells engine, and the forced options before it.
+//! The search loop of the engines on a [`Structure`] (dancing cells, bitsets), and the
+//! forced options before it.
 //!
 //! At each node: take a forced move if a commit left one (a primary item with a single
 //! live option), else choose the active primary item with the fewest live options,
@@ -14,7 +15,7 @@
 
 use std::time::Instant;
 
-use super::{CURRENT, Cells, Mark};
+use super::structure::{Mark, Structure};
 use crate::problem::OptionId;
 use crate::solve::share::{Part, Share, Want};
 use crate::solve::{
@@ -39,13 +40,13 @@ struct Frame {
     tried: bool,
 }
 
-/// The dancing-cells engine: the structure and the bookkeeping of forced options.
+/// An engine: the structure and the bookkeeping of forced options.
 #[derive(Clone, Debug)]
-pub(crate) struct Engine {
-    /// The sets.
-    pub cells: Cells,
+pub(crate) struct Engine<S> {
+    /// The state of the problem.
+    pub s: S,
     frames: Vec<Frame>,
-    /// The node chosen at each level.
+    /// The candidate chosen at each level.
     choice: Vec<u32>,
     /// Which forced option (index in the forced list) first took each item.
     forced_by: Vec<u32>,
@@ -53,16 +54,17 @@ pub(crate) struct Engine {
     claim: Vec<u32>,
 }
 
-impl Engine {
+impl<S: Structure> Engine<S> {
     /// Wraps the structure.
-    pub fn new(cells: Cells) -> Engine {
-        let n = cells.item_id.len();
+    pub fn new(s: S) -> Engine<S> {
+        let n = s.item_count();
+        let n1 = s.primary_count() as usize;
         Engine {
-            frames: Vec::with_capacity(cells.n1 as usize + 1),
-            choice: Vec::with_capacity(cells.n1 as usize + 1),
+            frames: Vec::with_capacity(n1 + 1),
+            choice: Vec::with_capacity(n1 + 1),
             forced_by: vec![u32::MAX; n],
             claim: vec![0; n],
-            cells,
+            s,
         }
     }
 
@@ -79,7 +81,7 @@ impl Engine {
     ) -> Result<Outcome, Clash> {
         solution.clear();
         solution.extend_from_slice(forced);
-        if self.cells.trails() {
+        if self.s.trails() {
             self.at_node::<true, _>(forced, |e| {
                 e.run::<true>(solution, config, on_solution, start)
             })
@@ -97,7 +99,7 @@ impl Engine {
         forced: &[OptionId],
         then: impl FnOnce(&mut Self) -> R,
     ) -> Result<R, Clash> {
-        let root = self.cells.save::<TRAIL>();
+        let root = self.s.save::<TRAIL>();
         let mut ignored = 0;
         let mut clash = None;
         let mut done = 0;
@@ -107,19 +109,19 @@ impl Engine {
                 break;
             }
             self.claim_items(forced, k);
-            self.cells.commit_forced::<TRAIL>(o, &mut ignored);
+            self.s.commit_forced::<TRAIL>(o, &mut ignored);
             done = k + 1;
         }
         self.release_claims(&forced[..done]);
-        self.cells.forced_moves.clear();
+        self.s.forget_forced_moves();
         let result = match clash {
             Some(c) => Err(c),
             None => Ok(then(self)),
         };
-        self.cells.restore::<TRAIL>(root);
-        self.cells.release::<TRAIL>(root);
-        self.cells.forced_moves.clear();
-        self.cells.reset();
+        self.s.restore::<TRAIL>(root);
+        self.s.release::<TRAIL>(root);
+        self.s.forget_forced_moves();
+        self.s.reset();
         result
     }
 
@@ -129,32 +131,32 @@ impl Engine {
     /// left); an empty list when the node has none (an item left with no option). A
     /// clash among the forced options is an error, as in a search.
     pub fn branch(&mut self, forced: &[OptionId]) -> Result<Option<Vec<OptionId>>, Clash> {
-        if self.cells.trails() {
-            self.at_node::<true, _>(forced, Self::children)
+        if self.s.trails() {
+            self.at_node::<true, _>(forced, Self::children::<true>)
         } else {
-            self.at_node::<false, _>(forced, Self::children)
+            self.at_node::<false, _>(forced, Self::children::<false>)
         }
     }
 
     /// The options of the item the search would branch on now, or `None` at a solution.
-    fn children(&mut self) -> Option<Vec<OptionId>> {
-        let best = self.choose()?;
-        let cells = &self.cells;
+    /// Covers that item: the caller restores.
+    fn children<const TRAIL: bool>(&mut self) -> Option<Vec<OptionId>> {
+        let best = self.s.choose()?;
+        let mut ignored = 0;
+        let live = self.s.cover_chosen::<TRAIL>(best, 0, &mut ignored);
         Some(
-            cells
-                .live(best)
-                .map(|r| cells.option_of(cells.set[r as usize]))
+            live.map(|r| self.s.option_of(self.s.candidate(r)))
                 .collect(),
         )
     }
 
     /// Notes which items forced option `forced[k]` takes first, and their colors.
     fn claim_items(&mut self, forced: &[OptionId], k: usize) {
-        for x in self.cells.option_nodes(forced[k]) {
-            let i = self.cells.item_of(x) as usize;
+        for (i, color) in self.s.entries(forced[k]) {
+            let i = i as usize;
             if self.forced_by[i] == u32::MAX {
                 self.forced_by[i] = k as u32;
-                self.claim[i] = self.cells.clr.get(x as usize).copied().unwrap_or(0);
+                self.claim[i] = color;
             }
         }
     }
@@ -162,63 +164,37 @@ impl Engine {
     /// Forgets the claims of the forced options committed.
     fn release_claims(&mut self, forced: &[OptionId]) {
         for &o in forced {
-            for x in self.cells.option_nodes(o) {
-                self.forced_by[self.cells.item_of(x) as usize] = u32::MAX;
+            for (i, _) in self.s.entries(o) {
+                self.forced_by[i as usize] = u32::MAX;
             }
         }
     }
 
     /// Whether forced option `forced[k]` clashes with those before it.
     fn check_forced(&self, forced: &[OptionId], k: usize) -> Option<Clash> {
-        let cells = &self.cells;
+        let s = &self.s;
         let o = forced[k];
-        let mut nodes = cells.option_nodes(o);
-        let first_item = nodes
-            .clone()
-            .next()
-            .map(|x| cells.item_id[cells.item_of(x) as usize]);
+        let first_item = s.entries(o).next().map(|(i, _)| s.item_id(i));
         if let Some(c) = forced_twice(forced, k, first_item) {
             return Some(c);
         }
-        nodes.find_map(|x| {
-            let i = cells.item_of(x);
+        s.entries(o).find_map(|(i, has)| {
             let by = self.forced_by[i as usize];
             if by == u32::MAX {
                 return None;
             }
-            let kind = if i < cells.n1 {
+            let kind = if i < s.primary_count() {
                 ClashKind::Shared
             } else {
-                let has = cells.clr.get(x as usize).copied().unwrap_or(0);
                 color_clash(self.claim[i as usize], has)?
             };
             Some(Clash {
                 first: forced[by as usize],
                 second: o,
-                item: cells.item_id[i as usize],
+                item: s.item_id(i),
                 kind,
             })
         })
-    }
-
-    /// The item to branch on, or `None` when no primary item is active (a solution).
-    #[inline]
-    fn choose(&mut self) -> Option<u32> {
-        let c = &mut self.cells;
-        while let Some(u) = c.forced_moves.pop() {
-            // Still active (unflagged) with at most one option.
-            if c.size(u) <= 1 {
-                return Some(u);
-            }
-        }
-        let sizes = c.primary_sizes();
-        if sizes.is_empty() {
-            return None;
-        }
-        // The first least size: fewest options, then the first declared; a flagged
-        // (covered) item is never least unless all are.
-        let i = crate::solve::search::first_least(sizes) as u32;
-        (sizes[i as usize] < CURRENT).then_some(i)
     }
 
     /// The loop proper, with the forced options committed.
@@ -273,13 +249,13 @@ impl Engine {
                     break;
                 }
             }
-            match self.choose() {
+            match self.s.choose() {
                 None => {
                     stats.solutions += 1;
                     if !config.count_only {
                         solution.truncate(forced);
-                        let cells = &self.cells;
-                        solution.extend(self.choice[..level].iter().map(|&x| cells.option_of(x)));
+                        let st = &self.s;
+                        solution.extend(self.choice[..level].iter().map(|&x| st.option_of(x)));
                         if on_solution(solution) == Flow::Stop {
                             end = End::Stopped;
                             break;
@@ -291,9 +267,10 @@ impl Engine {
                     }
                 }
                 Some(best) => {
-                    self.cells.cover_chosen::<TRAIL>(best, &mut stats.updates);
-                    let live = self.cells.live(best);
-                    let mark = (live.len() > 1).then(|| self.cells.save::<TRAIL>());
+                    // The candidates of this level go after those of the level above.
+                    let at = level.checked_sub(1).map_or(0, |l| self.frames[l].end);
+                    let live = self.s.cover_chosen::<TRAIL>(best, at, &mut stats.updates);
+                    let mark = (live.len() > 1).then(|| self.s.save::<TRAIL>());
                     let frame = Frame {
                         next: live.start,
                         end: live.end,
@@ -323,22 +300,20 @@ impl Engine {
                     // This level is done; the level above restores its own save point,
                     // which undoes this level's cover, before its next option.
                     if let Some(m) = mark {
-                        self.cells.release::<TRAIL>(m);
+                        self.s.release::<TRAIL>(m);
                     }
                     level -= 1;
                     continue;
                 }
-                let x = self.cells.set[f.next as usize];
+                let x = self.s.candidate(f.next);
                 f.next += 1;
                 f.tried = true;
                 // The level's save point is where the previous option left off.
                 if tried && let Some(m) = mark {
-                    self.cells.restore::<TRAIL>(m);
-                    // Forced moves noted below this level are stale now.
-                    self.cells.forced_moves.clear();
+                    self.s.restore::<TRAIL>(m);
                 }
                 self.choice[level - 1] = x;
-                if self.cells.commit::<TRAIL>(x, true, &mut stats.updates) {
+                if self.s.commit::<TRAIL>(x, true, &mut stats.updates) {
                     continue 'node;
                 }
             }
@@ -352,14 +327,14 @@ impl Engine {
 /// Giving work away (see [`crate::solve::share`]). At a check, the search is entering the
 /// node reached by the forced options and `choice[..level]`, and at every level above it
 /// the options from `next` to `end` are still to be tried.
-impl Engine {
+impl<S: Structure> Engine<S> {
     /// The forced options of the node at `level` (the path to it), then `last`.
     fn path(&self, forced: &[OptionId], level: usize, last: Option<u32>) -> Vec<OptionId> {
-        let cells = &self.cells;
+        let s = &self.s;
         let mut path = Vec::with_capacity(forced.len() + level + 1);
         path.extend_from_slice(forced);
-        path.extend(self.choice[..level].iter().map(|&x| cells.option_of(x)));
-        path.extend(last.map(|x| cells.option_of(x)));
+        path.extend(self.choice[..level].iter().map(|&x| s.option_of(x)));
+        path.extend(last.map(|x| s.option_of(x)));
         path
     }
 
@@ -369,7 +344,7 @@ impl Engine {
         let each = weight / f64::from(f.len);
         (f.next..f.end)
             .map(|r| Part {
-                forced: self.path(forced, level, Some(self.cells.set[r as usize])),
+                forced: self.path(forced, level, Some(self.s.candidate(r))),
                 weight: each,
             })
             .collect()
@@ -421,7 +396,7 @@ impl Engine {
 }
 
 /// Random probes for Knuth's estimate of the tree (see [`crate::solve::estimate`]).
-impl Engine {
+impl<S: Structure> Engine<S> {
     /// One probe from the node reached by `forced`: down the tree, at each node taking
     /// the option `pick(d)` of the `d` the search would try, to a solution or a dead
     /// end. Returns Knuth's unbiased estimates of the node and solution counts of the
@@ -431,7 +406,7 @@ impl Engine {
         forced: &[OptionId],
         pick: &mut dyn FnMut(usize) -> usize,
     ) -> Result<(f64, f64), Clash> {
-        if self.cells.trails() {
+        if self.s.trails() {
             self.at_node::<true, _>(forced, |e| e.descend::<true>(pick))
         } else {
             self.at_node::<false, _>(forced, |e| e.descend::<false>(pick))
@@ -443,20 +418,20 @@ impl Engine {
         let mut updates = 0;
         loop {
             nodes += weight;
-            let Some(best) = self.choose() else {
+            let Some(best) = self.s.choose() else {
                 return (nodes, weight);
             };
-            self.cells.cover_chosen::<TRAIL>(best, &mut updates);
-            let live = self.cells.live(best);
+            // Every level's candidates may go at the start: none is tried again.
+            let live = self.s.cover_chosen::<TRAIL>(best, 0, &mut updates);
             let d = live.len();
             if d == 0 {
                 return (nodes, 0.0);
             }
-            let x = self.cells.set[live.start as usize + pick(d)];
+            let x = self.s.candidate(live.start + pick(d) as u32);
             weight *= d as f64;
             // A child whose commit leaves an item with no option is never entered by
             // the search, so it counts no node.
-            if !self.cells.commit::<TRAIL>(x, true, &mut updates) {
+            if !self.s.commit::<TRAIL>(x, true, &mut updates) {
                 return (nodes, 0.0);
             }
         }

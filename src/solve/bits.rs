@@ -1,0 +1,350 @@
+//! Exact cover with colors on bitsets, for small problems: the live options are one
+//! bitset, every item knows the set of its options as a bitset, and every primary item
+//! keeps a count of its live options.
+//!
+//! Committing an option is then: the union of its items' option sets (for a colored
+//! item, only the options of another color), intersected with the live options, is
+//! what the option excludes; it leaves the live set in a few word operations, and each
+//! excluded option takes one from the count of each of its primary items. Nothing is
+//! linked or swapped, so a move touches one word per 64 options and one counter per
+//! entry it kills, where dancing cells move two nodes and two set entries per entry.
+//! A save point copies the live set and the counts (a few hundred bytes), which is
+//! cheaper than any trail on problems this size.
+//!
+//! The counts are those of dancing cells' sizes, and the item choice is the same: a
+//! forced move if a commit left an item with one option, else the same scan of one
+//! dense array (covered items carry [`COVERED`]). The search trees are the same as
+//! dancing cells' except where a node has several forced moves, which the two may take
+//! in another order (dancing cells note an item again when a hide reaches it through
+//! another item), so node counts may differ slightly, never solutions.
+//!
+//! Used when the matrix is small enough that a bitset of the options is a handful of
+//! words: at most [`MAX_OPTIONS`] options (see [`Bits::fits`]).
+
+use super::structure::{Mark, Structure};
+use crate::problem::{ItemId, OptionId, Problem};
+
+/// Added to the count of a primary item once an option that holds it is committed:
+/// the item is never least again, and later decrements leave it large (an item loses
+/// at most [`MAX_OPTIONS`] options after it, and live counts are at most that).
+const COVERED: i16 = 1 << 14;
+
+/// Most options a problem may have for this engine. Above it a commit's unions and a
+/// save point's copy (a word per 64 options, for every item of the option) cost more
+/// than dancing cells' work on the live options alone. Measured: see docs/design.md.
+pub(crate) const MAX_OPTIONS: usize = 1 << 12;
+
+/// An entry of an option as a commit reads it: the item, and for a colored secondary
+/// item the index of the bitset of the options that agree with its color.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    item: u32,
+    /// `u32::MAX`: uncolored; else an index into [`Bits::agree`].
+    agree: u32,
+    /// The color as the caller numbers it, plus one (0: none).
+    color: u32,
+}
+
+/// The bitset structure of a small problem, with its save points.
+#[derive(Clone, Debug)]
+pub(crate) struct Bits {
+    /// Words per bitset of options.
+    words: usize,
+    /// Item `i`'s options: `sets[i * words..][..words]`.
+    sets: Vec<u64>,
+    /// For each colored (item, color) pair, the options with that color there.
+    agree: Vec<u64>,
+    /// Option `o`'s entries: `entries[entry_start[o]..entry_start[o + 1]]`.
+    entries: Vec<Entry>,
+    entry_start: Vec<u32>,
+    /// Option `o`'s primary items: `primary[primary_start[o]..primary_start[o + 1]]`.
+    primary: Vec<u32>,
+    primary_start: Vec<u32>,
+    /// Number of primary items (internal `0..n1`).
+    n1: u32,
+    /// Internal item number -> the caller's item id.
+    item_id: Vec<ItemId>,
+    /// The live options.
+    live: Vec<u64>,
+    /// Per primary item: live options, plus [`COVERED`] once taken out. Short integers:
+    /// a save point copies them and the item choice scans them, sixteen to an AVX2
+    /// instruction.
+    count: Vec<i16>,
+    /// Save points, end to end: the live set, then the counts.
+    saved: Vec<u64>,
+    saved_count: Vec<i16>,
+    /// Primary items that dropped to one live option during a commit: forced moves the
+    /// next choice takes without scanning, as in dancing cells.
+    forced_moves: Vec<u32>,
+    /// The candidates of the open levels (option numbers).
+    cand: Vec<u32>,
+    /// Scratch: the options a commit excludes.
+    kill: Vec<u64>,
+}
+
+impl Bits {
+    /// Whether `problem` is small enough for this engine.
+    pub fn fits(problem: &Problem) -> bool {
+        problem.options.len() <= MAX_OPTIONS && !problem.has_multiplicities()
+    }
+
+    /// Builds the structure of a valid problem that [`Bits::fits`]. Primary items come
+    /// first, in their order, as in dancing cells.
+    pub fn new(problem: &Problem) -> Bits {
+        let m = problem.options.len();
+        let words = m.div_ceil(64).max(1);
+        let (item_id, n1) = problem.primary_first();
+        let n = item_id.len();
+        let mut internal = vec![0u32; n];
+        for (k, id) in item_id.iter().enumerate() {
+            internal[id.index()] = k as u32;
+        }
+        let mut sets = vec![0u64; n * words];
+        let mut count = vec![0i16; n1 as usize];
+        let mut agree_of = std::collections::HashMap::new();
+        let mut agree: Vec<u64> = Vec::new();
+        let (mut entries, mut entry_start) = (Vec::new(), Vec::with_capacity(m + 1));
+        let (mut primary, mut primary_start) = (Vec::new(), Vec::with_capacity(m + 1));
+        for (o, opt) in problem.options.iter().enumerate() {
+            entry_start.push(entries.len() as u32);
+            primary_start.push(primary.len() as u32);
+            let bit = 1u64 << (o % 64);
+            for e in &opt.entries {
+                let i = internal[e.item.index()];
+                sets[i as usize * words + o / 64] |= bit;
+                let color = e.color.map_or(0, |c| c.0 + 1);
+                let agree_at = match e.color {
+                    Some(c) if i >= n1 => *agree_of.entry((i, c.0)).or_insert_with(|| {
+                        agree.resize(agree.len() + words, 0);
+                        (agree.len() / words - 1) as u32
+                    }),
+                    _ => u32::MAX,
+                };
+                if agree_at != u32::MAX {
+                    agree[agree_at as usize * words + o / 64] |= bit;
+                }
+                entries.push(Entry {
+                    item: i,
+                    agree: agree_at,
+                    color,
+                });
+                if i < n1 {
+                    primary.push(i);
+                    count[i as usize] += 1;
+                }
+            }
+        }
+        entry_start.push(entries.len() as u32);
+        primary_start.push(primary.len() as u32);
+        // Every option alive: the first m bits.
+        let mut live = vec![0u64; words];
+        for o in 0..m {
+            live[o / 64] |= 1 << (o % 64);
+        }
+        Bits {
+            words,
+            sets,
+            agree,
+            entries,
+            entry_start,
+            primary,
+            primary_start,
+            n1,
+            item_id,
+            live,
+            count,
+            saved: Vec::new(),
+            saved_count: Vec::new(),
+            forced_moves: Vec::new(),
+            cand: Vec::new(),
+            kill: vec![0; words],
+        }
+    }
+
+    /// The entries of option `o`.
+    fn option_entries(&self, o: u32) -> &[Entry] {
+        &self.entries
+            [self.entry_start[o as usize] as usize..self.entry_start[o as usize + 1] as usize]
+    }
+
+    /// Takes out option `x`'s primary items and everything it excludes (itself
+    /// included); see the module documentation. With `check`, stops at the first
+    /// active primary item left with no option.
+    #[inline]
+    fn take(&mut self, x: u32, check: bool, updates: &mut u64) -> bool {
+        let w = self.words;
+        let kill = &mut self.kill[..];
+        kill.fill(0);
+        let (from, to) = (
+            self.entry_start[x as usize] as usize,
+            self.entry_start[x as usize + 1] as usize,
+        );
+        for e in &self.entries[from..to] {
+            let set = &self.sets[e.item as usize * w..][..w];
+            if e.agree == u32::MAX {
+                for (k, s) in kill.iter_mut().zip(set) {
+                    *k |= s;
+                }
+            } else {
+                let same = &self.agree[e.agree as usize * w..][..w];
+                for ((k, s), a) in kill.iter_mut().zip(set).zip(same) {
+                    *k |= s & !a;
+                }
+            }
+            if e.item < self.n1 {
+                self.count[e.item as usize] += COVERED;
+                *updates += 1;
+            }
+        }
+        let count = &mut self.count[..];
+        let forced_moves = &mut self.forced_moves;
+        let primary = &self.primary[..];
+        let starts = &self.primary_start[..];
+        let mut done = 0u64;
+        for (wi, (k, l)) in kill.iter_mut().zip(self.live.iter_mut()).enumerate() {
+            let mut bits = *k & *l;
+            *l &= !bits;
+            while bits != 0 {
+                let o = wi * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                for &p in &primary[starts[o] as usize..starts[o + 1] as usize] {
+                    let c = count[p as usize] - 1;
+                    count[p as usize] = c;
+                    done += 1;
+                    if check && c <= 1 {
+                        if c == 0 {
+                            *updates += done;
+                            return false;
+                        }
+                        forced_moves.push(p);
+                    }
+                }
+            }
+        }
+        *updates += done;
+        true
+    }
+}
+
+impl Structure for Bits {
+    fn trails(&self) -> bool {
+        false
+    }
+
+    #[inline]
+    fn save<const TRAIL: bool>(&mut self) -> Mark {
+        let at = (self.saved.len() / self.words) as u32;
+        self.saved.extend_from_slice(&self.live);
+        self.saved_count.extend_from_slice(&self.count);
+        Mark(at)
+    }
+
+    #[inline]
+    fn restore<const TRAIL: bool>(&mut self, m: Mark) {
+        self.forced_moves.clear();
+        let (w, n) = (self.words, self.count.len());
+        let at = m.0 as usize;
+        self.live.copy_from_slice(&self.saved[at * w..(at + 1) * w]);
+        self.count
+            .copy_from_slice(&self.saved_count[at * n..(at + 1) * n]);
+    }
+
+    #[inline]
+    fn release<const TRAIL: bool>(&mut self, m: Mark) {
+        self.saved.truncate(m.0 as usize * self.words);
+        self.saved_count.truncate(m.0 as usize * self.count.len());
+    }
+
+    /// The first declared active primary item with the fewest live options, unless a
+    /// forced move was noted.
+    #[inline]
+    fn choose(&mut self) -> Option<u32> {
+        while let Some(u) = self.forced_moves.pop() {
+            // Still active (not covered) with one option.
+            if self.count[u as usize] <= 1 {
+                return Some(u);
+            }
+        }
+        if self.count.is_empty() {
+            return None;
+        }
+        let i = crate::solve::search::first_least(&self.count);
+        (self.count[i] < COVERED).then_some(i as u32)
+    }
+
+    /// Lays the live options of item `i` out as candidates; the item is taken out by
+    /// the commit of each.
+    #[inline]
+    fn cover_chosen<const TRAIL: bool>(
+        &mut self,
+        i: u32,
+        at: u32,
+        _updates: &mut u64,
+    ) -> std::ops::Range<u32> {
+        let w = self.words;
+        self.cand.truncate(at as usize);
+        let set = &self.sets[i as usize * w..][..w];
+        for (wi, (s, l)) in set.iter().zip(&self.live).enumerate() {
+            let mut bits = s & l;
+            while bits != 0 {
+                self.cand.push((wi * 64) as u32 + bits.trailing_zeros());
+                bits &= bits - 1;
+            }
+        }
+        at..self.cand.len() as u32
+    }
+
+    #[inline]
+    fn candidate(&self, r: u32) -> u32 {
+        self.cand[r as usize]
+    }
+
+    #[inline]
+    fn commit<const TRAIL: bool>(&mut self, x: u32, check: bool, updates: &mut u64) -> bool {
+        self.take(x, check, updates)
+    }
+
+    fn commit_forced<const TRAIL: bool>(&mut self, o: OptionId, updates: &mut u64) {
+        self.take(o.0, false, updates);
+    }
+
+    fn option_of(&self, x: u32) -> OptionId {
+        OptionId(x)
+    }
+
+    fn entries(&self, o: OptionId) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.option_entries(o.0).iter().map(|e| (e.item, e.color))
+    }
+
+    fn primary_count(&self) -> u32 {
+        self.n1
+    }
+
+    fn item_id(&self, i: u32) -> ItemId {
+        self.item_id[i as usize]
+    }
+
+    fn item_count(&self) -> usize {
+        self.item_id.len()
+    }
+
+    fn option_count(&self) -> usize {
+        self.entry_start.len() - 1
+    }
+
+    fn forget_forced_moves(&mut self) {
+        self.forced_moves.clear();
+    }
+
+    fn reset(&mut self) {}
+
+    fn forget_pristine(&mut self) {}
+
+    fn fingerprint(&self, h: &mut impl std::hash::Hasher) {
+        use std::hash::Hash;
+        self.live.hash(h);
+        self.count.hash(h);
+        self.saved.len().hash(h);
+        self.saved_count.len().hash(h);
+    }
+}

@@ -1,0 +1,100 @@
+//! The moves a search makes on the state of a problem, whatever that state is made of.
+//!
+//! The search loop of [`super::engine`] (levels, save points, forced options, giving
+//! work away, probes) is written once against [`Structure`]; two structures implement
+//! it, compiled separately into the loop so that neither pays for the other:
+//!
+//! - [`super::cells::Cells`], Knuth's dancing cells: a sparse set per item, whose
+//!   work is proportional to the options still alive. Any size.
+//! - [`super::bits::Bits`]: a bitset of the live options and a count per primary item,
+//!   whose work per move is a few word operations per item of the option plus one
+//!   decrement per item of each option it kills. Small problems only (see there).
+//!
+//! Both make the same item choice (the first declared active primary item with the
+//! fewest live options) from the same counts, so their trees differ only where
+//! dancing cells take a forced move before scanning.
+
+use crate::problem::{ItemId, OptionId};
+
+/// A save point: where a copy of the state, or a trail of changes, begins.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Mark(pub u32);
+
+/// The state of a problem during a search, and its moves. `TRAIL` selects how save
+/// points are kept where a structure knows two ways (see [`Structure::trails`]); a
+/// structure with one way ignores it.
+///
+/// Candidates: choosing an item lays its live options out as *candidates*, numbered
+/// by `u32` positions that stay valid while the level is open; a candidate is a
+/// handle `x` that [`Structure::commit`] and [`Structure::option_of`] take.
+pub(crate) trait Structure {
+    /// Whether save points keep a trail of changes (`run::<true>`), not copies.
+    fn trails(&self) -> bool;
+
+    /// Opens a save point: [`Structure::restore`] comes back to the state as it is now.
+    fn save<const TRAIL: bool>(&mut self) -> Mark;
+
+    /// Comes back to save point `m`, which stays open; forgets any forced move noted
+    /// since.
+    fn restore<const TRAIL: bool>(&mut self, m: Mark);
+
+    /// Closes save point `m` and every later one.
+    fn release<const TRAIL: bool>(&mut self, m: Mark);
+
+    /// The item to branch on, or `None` when no primary item is active (a solution).
+    fn choose(&mut self) -> Option<u32>;
+
+    /// Covers item `i`, chosen at a level, and lays its live options out as the
+    /// candidates `at..` (positions below `at` belong to the levels above and are left
+    /// alone). Returns the candidates' positions.
+    fn cover_chosen<const TRAIL: bool>(
+        &mut self,
+        i: u32,
+        at: u32,
+        updates: &mut u64,
+    ) -> std::ops::Range<u32>;
+
+    /// The candidate at position `r`.
+    fn candidate(&self, r: u32) -> u32;
+
+    /// Commits candidate `x` of the item last covered. With `check`, returns `false`
+    /// as soon as some active primary item is left with no option (the caller restores
+    /// either way).
+    fn commit<const TRAIL: bool>(&mut self, x: u32, check: bool, updates: &mut u64) -> bool;
+
+    /// Commits option `o`, alive and not chosen by the search (a forced option).
+    fn commit_forced<const TRAIL: bool>(&mut self, o: OptionId, updates: &mut u64);
+
+    /// The option of candidate `x`.
+    fn option_of(&self, x: u32) -> OptionId;
+
+    /// The items of option `o` (internal numbers) with their colors (0: none, else a
+    /// color id + 1).
+    fn entries(&self, o: OptionId) -> impl Iterator<Item = (u32, u32)> + '_;
+
+    /// Number of primary items; internal items `0..n1` are primary.
+    fn primary_count(&self) -> u32;
+
+    /// The caller's id of internal item `i`.
+    fn item_id(&self, i: u32) -> ItemId;
+
+    /// Number of internal items.
+    fn item_count(&self) -> usize;
+
+    /// Number of options.
+    fn option_count(&self) -> usize;
+
+    /// Forgets the forced moves noted so far.
+    fn forget_forced_moves(&mut self);
+
+    /// Puts back whatever a search may leave in another (equivalent) order; called
+    /// after the root save point is restored.
+    fn reset(&mut self);
+
+    /// Makes [`Structure::reset`] leave the order a search left (the path of large
+    /// problems), for tests.
+    fn forget_pristine(&mut self);
+
+    /// A hash of what a search may change, for the check that it changed nothing.
+    fn fingerprint(&self, h: &mut impl std::hash::Hasher);
+}

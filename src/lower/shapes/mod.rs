@@ -291,7 +291,7 @@ fn orbit(s: &Value, rotations_only: bool, name: &str) -> Result<Value, BuiltinEr
         return Err(BuiltinError::at(
             0,
             format!(
-                "`{name}` of a shape in {dim} dimensions: the cube has {} symmetries there, and `{name}` stops at {} dimensions",
+                "a shape in {dim} dimensions has {} symmetries; `{name}` stops at {} dimensions",
                 symmetry_count(dim),
                 group::MAX_DIMENSIONS
             ),
@@ -365,7 +365,8 @@ pub fn shift(args: &[Value]) -> Result<Value, BuiltinError> {
     if let Some(dim) = shape.dim
         && dim != offsets.len()
     {
-        return Err(BuiltinError::call(format!(
+        // The label goes on the first offset: the shape may be right and the offsets not.
+        return Err(BuiltinError::at(1, format!(
             "the shape's cells have {dim} coordinate{}, but {} offset{} {} given",
             plural(dim),
             offsets.len(),

@@ -311,6 +311,33 @@ fn slothouber_graatsma_has_one_solution_up_to_symmetry() {
     let all = fillings(&pieces);
     assert_eq!(all.len(), 8);
     assert_eq!(classes(&all, |p| p), 1);
+    // The 6 symmetries that keep a solution: the 3 turns about the diagonal of its unit
+    // cubes (the identity among them), each also composed with the point reflection
+    // through the centre of the cube.
+    let kept: Vec<([[i32; 3]; 3], i32)> = cube_symmetries()
+        .into_iter()
+        .filter(|(m, _)| {
+            let moved = all[0].iter().map(|&(p, cells)| {
+                let img = full_cube()
+                    .into_iter()
+                    .filter(|&c| cells & bit(c).unwrap() != 0)
+                    .map(|c| {
+                        let d = apply(m, [c[0] - 1, c[1] - 1, c[2] - 1]);
+                        bit([d[0] + 1, d[1] + 1, d[2] + 1]).unwrap()
+                    })
+                    .fold(0, |a, b| a | b);
+                (p, img)
+            });
+            let a: BTreeSet<(char, u32)> = moved.collect();
+            a == all[0].iter().copied().collect()
+        })
+        .collect();
+    let turns: BTreeSet<[[i32; 3]; 3]> = kept.iter().filter(|k| k.1 == 1).map(|k| k.0).collect();
+    let others: BTreeSet<[[i32; 3]; 3]> = kept.iter().filter(|k| k.1 == -1).map(|k| k.0).collect();
+    assert_eq!(turns.len(), 3);
+    let inverted: BTreeSet<[[i32; 3]; 3]> =
+        turns.iter().map(|m| m.map(|row| row.map(|x| -x))).collect();
+    assert_eq!(others, inverted);
     for f in &all {
         let mut units: Vec<Cell> = full_cube()
             .into_iter()

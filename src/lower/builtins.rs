@@ -103,34 +103,98 @@ pub static SIGNATURES: &[(&str, usize, usize, &str)] = &[
         "shape",
         1,
         1,
-        "a set of (row, col) cells from ASCII art: rows split by `/` or lines",
+        "a set of (row, col) cells from ASCII art (rows split by `/` or lines), or of (layer, row, col) cells with layers split by `|`",
     ),
     (
         "normalize",
         1,
         1,
-        "a shape moved so its least row and least column are 0",
+        "a shape moved so the least value of each coordinate is 0",
     ),
     (
         "rotate",
         1,
-        1,
-        "a shape turned 90 degrees clockwise, normalized",
+        3,
+        "a shape turned a quarter turn (clockwise in the plane; in the plane of axes i, j with rotate(s, i, j)), normalized",
     ),
     (
         "reflect",
         1,
+        2,
+        "a shape mirrored left to right (along axis k with reflect(s, k)), normalized",
+    ),
+    (
+        "rotations",
         1,
-        "a shape mirrored left to right, normalized",
+        1,
+        "all distinct proper rotations of a shape in any dimension, normalized, sorted by value order",
+    ),
+    (
+        "symmetries",
+        1,
+        1,
+        "all distinct rotations and mirror images of a shape in any dimension, normalized, sorted",
     ),
     (
         "variants",
         1,
         1,
-        "all distinct orientations of a shape, normalized, sorted by value order",
+        "all distinct orientations of a shape (as `symmetries`), normalized, sorted by value order",
     ),
-    ("shift", 3, 3, "a shape moved by (rows, columns)"),
-    ("size", 1, 1, "the bounding size (rows, columns) of a shape"),
+    (
+        "shift",
+        2,
+        usize::MAX,
+        "a shape moved by one offset per coordinate, given apart or as a tuple",
+    ),
+    (
+        "size",
+        1,
+        1,
+        "the bounding size of a shape along each coordinate: (rows, columns) in the plane",
+    ),
+    (
+        "neighbors",
+        1,
+        1,
+        "the cells sharing a side (a face) with a cell of the square, cubic or d-dimensional lattice",
+    ),
+    (
+        "hex_rotations",
+        1,
+        1,
+        "all distinct turns of a shape of hexagons in axial (q, r) coordinates (6), normalized, sorted",
+    ),
+    (
+        "hex_symmetries",
+        1,
+        1,
+        "all distinct turns and mirror images of a shape of hexagons (12), normalized, sorted",
+    ),
+    (
+        "hex_neighbors",
+        1,
+        1,
+        "the 6 hexagons around an axial (q, r) cell",
+    ),
+    (
+        "tri_rotations",
+        1,
+        1,
+        "all distinct turns of a shape of triangles (row, col) (6), normalized, sorted",
+    ),
+    (
+        "tri_symmetries",
+        1,
+        1,
+        "all distinct turns and mirror images of a shape of triangles (12), normalized, sorted",
+    ),
+    (
+        "tri_neighbors",
+        1,
+        1,
+        "the 3 triangles that share a side with a (row, col) triangle",
+    ),
     (
         "combinations",
         2,
@@ -168,6 +232,9 @@ pub struct BuiltinError {
     pub message: String,
     /// What to write instead, if there is something useful to say.
     pub help: Option<String>,
+    /// The diagnostic code, when the error has one of its own; `None` reports the
+    /// general "bad argument to a builtin" (E0212).
+    pub code: Option<&'static str>,
 }
 
 impl BuiltinError {
@@ -177,6 +244,7 @@ impl BuiltinError {
             arg: Some(arg),
             message: message.into(),
             help: None,
+            code: None,
         }
     }
 
@@ -186,7 +254,14 @@ impl BuiltinError {
             arg: None,
             message: message.into(),
             help: None,
+            code: None,
         }
+    }
+
+    /// The same error with a diagnostic code of its own instead of E0212.
+    pub fn with_code(mut self, code: &'static str) -> BuiltinError {
+        self.code = Some(code);
+        self
     }
 
     /// The same error with a help line.
@@ -255,11 +330,20 @@ pub fn call(name: &str, args: &[Value]) -> Result<Value, BuiltinError> {
         "chr" => chr(a(0)),
         "shape" => shapes::shape(a(0)),
         "normalize" => shapes::normalize(a(0)),
-        "rotate" => shapes::rotate(a(0)),
-        "reflect" => shapes::reflect(a(0)),
+        "rotate" => shapes::rotate(args),
+        "reflect" => shapes::reflect(args),
+        "rotations" => shapes::rotations(a(0)),
+        "symmetries" => shapes::symmetries(a(0)),
         "variants" => shapes::variants(a(0)),
-        "shift" => shapes::shift(a(0), a(1), a(2)),
+        "shift" => shapes::shift(args),
         "size" => shapes::size(a(0)),
+        "neighbors" => shapes::neighbors(a(0)),
+        "hex_rotations" => shapes::hex_rotations(a(0)),
+        "hex_symmetries" => shapes::hex_symmetries(a(0)),
+        "hex_neighbors" => shapes::hex_neighbors(a(0)),
+        "tri_rotations" => shapes::tri_rotations(a(0)),
+        "tri_symmetries" => shapes::tri_symmetries(a(0)),
+        "tri_neighbors" => shapes::tri_neighbors(a(0)),
         "combinations" => combinatorics::combinations(a(0), a(1)),
         "permutations" => combinatorics::permutations(a(0)),
         "subsets" => combinatorics::subsets(a(0)),

@@ -869,7 +869,7 @@ impl<'m> Env<'m> {
         builtins::call(name, &vals).map_err(|err| {
             let at = err.arg.and_then(|k| args.get(k)).map_or(span, |a| a.span);
             let mut r = self.error(
-                "E0212",
+                err.code.unwrap_or("E0212"),
                 format!("{name}: {}", err.message),
                 at,
                 "this argument",

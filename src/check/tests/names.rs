@@ -207,7 +207,7 @@ fn wrong_argument_count_for_user_fns_and_builtins() {
         msgs,
         vec![
             "wrong number of arguments to `box_of`: expected 2, found 3",
-            "wrong number of arguments to `shift`: expected 3, found 1",
+            "wrong number of arguments to `shift`: expected at least 2, found 1",
             "wrong number of arguments to `max`: expected at least 1, found 0",
         ]
     );

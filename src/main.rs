@@ -145,9 +145,10 @@ struct SearchFlags {
     /// says).
     #[arg(long, value_enum, default_value_t = EngineFlag::Auto)]
     engine: EngineFlag,
-    /// Threads for --count, --all and --limit (default: every core this process may
-    /// use; listed solutions then come in another order than on one thread). The first
-    /// solution alone, a --node-limit, --count --limit and objectives run on one thread.
+    /// Threads for --count, --all, --limit and objectives (default: every core this
+    /// process may use; listed solutions then come in another order than on one
+    /// thread, an objective's answer is the same). The first solution alone, a
+    /// --node-limit and --count --limit run on one thread.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     threads: Option<u32>,
     /// With --count: count only shard K of N, a fixed split of the search into N

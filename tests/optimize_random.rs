@@ -6,6 +6,7 @@
 use std::collections::BTreeSet;
 
 use dlxc::problem::{Bounds, OptionId, Problem, ProblemBuilder};
+use dlxc::solve::optimize::solve_on_threads;
 use dlxc::solve::{End, Objective, Optimizer, Optimum, SearchConfig};
 
 #[path = "common/rng.rs"]
@@ -331,4 +332,57 @@ fn listing_every_optimum_stops_at_the_time_limit_and_the_interrupt() {
         assert_eq!(out.stats.solutions, out.solutions.len() as u128);
         assert_eq!(opt.structure_fingerprint(), pristine, "{limit:?}");
     }
+}
+
+/// On several threads the answer is the sequential search's, exactly: the same value,
+/// the same solution without `all` (the first optimal one in the sequential order), and
+/// the same list in the same order with `all`; with exactly-once and at-least-once
+/// items, costs of both signs, and forced options (a clash stays a clash).
+#[test]
+fn threads_give_the_sequential_answer() {
+    let mut split_cases = 0;
+    for seed in 0..300u64 {
+        for (obj, repeat, lo, hi) in [
+            (Objective::MinimizeCount, seed % 2 == 0, 0, 0),
+            (Objective::MinimizeCost, false, -9, 9),
+            (Objective::MaximizeCost, false, -9, 9),
+            (Objective::MinimizeCost, true, 0, 3),
+        ] {
+            let p = random_problem(seed, repeat, lo, hi);
+            let forced = forced_for(&p, seed);
+            let mut opt = Optimizer::new(&p, obj).unwrap();
+            let before = opt.structure_fingerprint();
+            for all in [false, true] {
+                let cfg = SearchConfig::default();
+                let want = opt.solve(&forced, all, &cfg, &mut |_, _| {});
+                for threads in [2, 3, 5] {
+                    let at = format!("seed {seed} {obj:?} all={all} threads={threads}");
+                    let mut values = Vec::new();
+                    let got =
+                        solve_on_threads(&mut opt, &forced, all, &cfg, threads, &mut |v, _| {
+                            values.push(v)
+                        });
+                    assert_eq!(opt.structure_fingerprint(), before, "{at}");
+                    match (&want, got) {
+                        (Err(a), Err(b)) => assert_eq!(a, &b, "{at}"),
+                        (Ok(a), Ok(b)) => {
+                            assert_eq!(
+                                (&a.value, &a.solutions, a.optimal),
+                                (&b.value, &b.solutions, b.optimal),
+                                "{at}"
+                            );
+                            // Improvements reported on the calling thread end at the
+                            // optimum.
+                            assert_eq!(values.last().copied(), a.value, "{at}");
+                            split_cases += usize::from(b.stats.nodes > a.stats.nodes);
+                        }
+                        (a, b) => panic!("{at}: {a:?} against {b:?}"),
+                    }
+                }
+            }
+        }
+    }
+    // The parts overlap in nothing, but each starts at its own root: a split search
+    // enters more nodes, and it did split in many cases.
+    assert!(split_cases > 200, "only {split_cases} split searches");
 }

@@ -60,7 +60,14 @@ pub(crate) fn solve_record(
             o.note(&format!("found {what} {value}: {}", labels.join(" ")));
         }
     };
-    let out = engine.solve(&inst.forced, all, config, &mut improve)?;
+    let out = crate::solve::optimize::solve_on_threads(
+        engine,
+        &inst.forced,
+        all,
+        config,
+        s.threads,
+        &mut improve,
+    )?;
     let cut = matches!(out.end, End::Cut(_));
     let shown = match s.limit {
         Some(k) => out

@@ -78,6 +78,11 @@
 use std::collections::HashSet;
 use std::time::Instant;
 
+mod threads;
+
+use threads::Incumbent;
+pub use threads::solve_on_threads;
+
 use super::links::Links;
 use super::{Clash, End, Limit, SearchConfig, Stats, Unsupported, check_clock};
 use crate::problem::{Bounds, ItemKind, OptionId, Problem};
@@ -165,6 +170,27 @@ pub struct Optimizer {
     /// item, and every primary item at least once. `all` extends the covers the search
     /// reaches with them (module docs, "Every optimal solution").
     free: Vec<OptionId>,
+}
+
+/// One move on the way from the root to a part of the tree, as the search made it:
+/// an option chosen, or an option excluded because the search tried it earlier at an
+/// at-least-once item (its later siblings exclude it). Replayed in order, the steps
+/// rebuild the state the search had at the part's root, so parts made from the
+/// branching of [`Optimizer::branch`] are disjoint and together the whole tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// The option is chosen.
+    Commit(OptionId),
+    /// The option is excluded.
+    Exclude(OptionId),
+}
+
+impl Step {
+    fn option(&self) -> &OptionId {
+        match self {
+            Step::Commit(o) | Step::Exclude(o) => o,
+        }
+    }
 }
 
 /// How many "whole cost on the `j`-th item" charges the cost bound tries.
@@ -319,9 +345,59 @@ impl Optimizer {
         config: &SearchConfig,
         on_improve: &mut dyn FnMut(i64, &[OptionId]),
     ) -> Result<Optimum, Clash> {
+        self.solve_part(forced, &[], all, config, None, on_improve)
+    }
+
+    /// [`Optimizer::solve`] on the part of the tree that `steps` lead to (see
+    /// [`Step`]), part number `k` of a search on threads whose parts share `shared`:
+    /// it also prunes against the incumbent and offers it what it finds.
+    pub(crate) fn solve_part(
+        &mut self,
+        forced: &[OptionId],
+        steps: &[Step],
+        all: bool,
+        config: &SearchConfig,
+        shared: Option<(&Incumbent, usize)>,
+        on_improve: &mut dyn FnMut(i64, &[OptionId]),
+    ) -> Result<Optimum, Clash> {
         let start = Instant::now();
+        self.at_part(forced, steps, |opt, prefix| {
+            opt.run(prefix, all, config, shared, on_improve, start)
+        })
+    }
+
+    /// How the search would branch at the end of `steps`: the options of the item it
+    /// chooses there, in the order it tries them, and whether that item is at least
+    /// once (then each option's later siblings exclude it). `None` when every primary
+    /// item is covered there.
+    pub(crate) fn branch(
+        &mut self,
+        forced: &[OptionId],
+        steps: &[Step],
+    ) -> Result<Option<(bool, Vec<OptionId>)>, Clash> {
+        self.at_part(forced, steps, |opt, _| {
+            if opt.links.items[0].rlink == 0 {
+                return None;
+            }
+            let (item, _) = opt.choose();
+            let mut cand = Vec::new();
+            opt.candidates(item, &mut cand, &mut Vec::new());
+            let options = cand.iter().map(|&x| opt.links.option_of(x)).collect();
+            Some((opt.repeat[item as usize], options))
+        })
+    }
+
+    /// Commits the forced options (checking that they can be together), then follows
+    /// `steps`, runs `then` with the options committed, and puts everything back.
+    fn at_part<R>(
+        &mut self,
+        forced: &[OptionId],
+        steps: &[Step],
+        then: impl FnOnce(&mut Self, &[OptionId]) -> R,
+    ) -> Result<R, Clash> {
         let options = self.links.option_start.len() - 1;
-        if let Some(bad) = forced.iter().find(|o| o.index() >= options) {
+        let named = forced.iter().chain(steps.iter().map(Step::option));
+        if let Some(bad) = named.into_iter().find(|o| o.index() >= options) {
             panic!(
                 "forced option #{} does not exist: the problem has {options} options",
                 bad.0 + 1
@@ -361,8 +437,26 @@ impl Optimizer {
         let result = match clash {
             Some(c) => Err(c),
             None => {
-                let g: i64 = forced.iter().map(|o| self.cost[o.index()]).sum();
-                Ok(self.run(forced, g, all, config, on_improve, start))
+                // The steps replay what the search did on the way to the part, so they
+                // need no check.
+                let mut prefix = forced.to_vec();
+                for step in steps {
+                    match *step {
+                        Step::Commit(o) => {
+                            self.commit_range(o, &mut ignored);
+                            prefix.push(o);
+                        }
+                        Step::Exclude(o) => self.exclude(o, &mut ignored),
+                    }
+                }
+                let r = then(self, &prefix);
+                for step in steps.iter().rev() {
+                    match *step {
+                        Step::Commit(o) => self.uncommit_range(o),
+                        Step::Exclude(o) => self.include(o),
+                    }
+                }
+                Ok(r)
             }
         };
         for &o in forced[..done].iter().rev() {
@@ -375,6 +469,34 @@ impl Optimizer {
         );
         debug_assert!(self.times.iter().all(|&t| t == 0));
         result
+    }
+
+    /// Lays the options of item `i` out at the end of `cand`, in the order the search
+    /// tries them (`keyed` is scratch).
+    fn candidates(&mut self, item: u32, cand: &mut Vec<u32>, keyed: &mut Vec<(i64, u32)>) {
+        // Only the count objective orders options by the active items they cover; the
+        // cost objectives need no stamp.
+        let active = if self.objective == Objective::MinimizeCount {
+            self.stamp_active()
+        } else {
+            0
+        };
+        let begin = cand.len();
+        let mut p = self.links.nodes[item as usize].dlink;
+        while p != item {
+            cand.push(p);
+            p = self.links.nodes[p as usize].dlink;
+        }
+        keyed.clear();
+        keyed.extend(
+            cand[begin..]
+                .iter()
+                .map(|&x| (self.order_key(x, active), x)),
+        );
+        keyed.sort_by_key(|&(key, _)| key);
+        for (slot, &(_, x)) in cand[begin..].iter_mut().zip(keyed.iter()) {
+            *slot = x;
+        }
     }
 
     /// Covers the items of option `o` in order (a forced option).
@@ -671,9 +793,9 @@ impl Optimizer {
     fn run(
         &mut self,
         forced: &[OptionId],
-        g0: i64,
         all: bool,
         config: &SearchConfig,
+        shared: Option<(&Incumbent, usize)>,
         on_improve: &mut dyn FnMut(i64, &[OptionId]),
         start: Instant,
     ) -> Optimum {
@@ -688,7 +810,7 @@ impl Optimizer {
         // The solutions listed so far, as sorted option lists, when `all` may reach one
         // twice (see `push_with_free`).
         let mut seen: HashSet<Vec<OptionId>> = HashSet::new();
-        let mut g = g0;
+        let mut g: i64 = forced.iter().map(|o| self.cost[o.index()]).sum();
         let node_limit = config.node_limit.unwrap_or(u64::MAX);
         let sign = if self.objective == Objective::MaximizeCost {
             -1
@@ -723,6 +845,9 @@ impl Optimizer {
                             best = Some(g);
                             solutions.clear();
                             seen.clear();
+                            if let Some((incumbent, part)) = shared {
+                                incumbent.offer(g, part);
+                            }
                             on_improve(sign * g, &sol);
                         }
                         if all && !self.free.is_empty() {
@@ -749,12 +874,22 @@ impl Optimizer {
                     } else {
                         Some(self.lower_bound())
                     };
+                    // Another part's best prunes what cannot beat it, and what can only
+                    // tie it when that part comes earlier (module `threads`).
+                    let (elsewhere, tie_too) = match shared {
+                        Some((incumbent, part)) => {
+                            let (v, by) = incumbent.read();
+                            (v, !all && by.is_some_and(|p| p < part))
+                        }
+                        None => (i64::MAX, false),
+                    };
                     let hopeless = match (bound, best) {
                         (None, _) => true,
-                        (Some(_), None) => false,
-                        (Some(lb), Some(b)) => {
+                        (Some(lb), best) => {
                             let total = g.saturating_add(lb);
-                            total > b || (total == b && !all)
+                            total > elsewhere
+                                || (total == elsewhere && tie_too)
+                                || best.is_some_and(|b| total > b || (total == b && !all))
                         }
                     };
                     if !hopeless {
@@ -762,29 +897,8 @@ impl Optimizer {
                         if !repeat {
                             self.links.cover(item, &mut stats.updates);
                         }
-                        // Only the count objective orders options by the active items
-                        // they cover; the cost objectives need no stamp.
-                        let active = if self.objective == Objective::MinimizeCount {
-                            self.stamp_active()
-                        } else {
-                            0
-                        };
                         let begin = cand.len();
-                        let mut p = self.links.nodes[item as usize].dlink;
-                        while p != item {
-                            cand.push(p);
-                            p = self.links.nodes[p as usize].dlink;
-                        }
-                        keyed.clear();
-                        keyed.extend(
-                            cand[begin..]
-                                .iter()
-                                .map(|&x| (self.order_key(x, active), x)),
-                        );
-                        keyed.sort_by_key(|&(key, _)| key);
-                        for (slot, &(_, x)) in cand[begin..].iter_mut().zip(&keyed) {
-                            *slot = x;
-                        }
+                        self.candidates(item, &mut cand, &mut keyed);
                         stack.push(Frame {
                             item,
                             start: begin,

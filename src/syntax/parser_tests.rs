@@ -212,6 +212,7 @@ fn kinds(text: &str) -> Vec<&'static str> {
             Decl::Objective(_) => "objective",
             Decl::Canvas(_) => "canvas",
             Decl::Assert(_) => "assert",
+            Decl::Symmetry(_) => "symmetry",
         })
         .collect()
 }

@@ -39,7 +39,7 @@ pub(crate) fn refused(o: &mut Out<'_>, model: &Model, s: &SearchArgs, goal: bool
         no_symmetry(
             o,
             "the model declares no symmetry",
-            "declare the symmetries of the board, one generator a line, as maps of items:\n  symmetry cell[r, c] -> cell[r, cols - 1 - c]      # mirror left to right\n  symmetry cell[r, c] -> cell[rows - 1 - r, c]      # mirror top to bottom\n(see `dlxc explain E0930`)",
+            "declare the board's symmetries as maps of items, one declaration for each generator, such as a mirror: `symmetry cell[r, c] -> cell[r, cols - 1 - c]` (see `dlxc explain E0930`)",
         );
         return true;
     }

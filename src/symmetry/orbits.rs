@@ -51,6 +51,9 @@ pub struct Plan {
     /// a solution containing it against, when it is the pivot's option; `None` when
     /// it is not a pivot option or its stabilizer is trivial.
     checks: Vec<Option<Vec<usize>>>,
+    /// Every index into `elements`: what a solution is checked against without a
+    /// pivot.
+    everything: Vec<usize>,
 }
 
 impl Plan {
@@ -115,6 +118,7 @@ impl Plan {
             .map(|f| new_id[f.index()].expect("a forced option never covers the pivot"))
             .collect();
         let order = kept.len() + 1;
+        let everything = (0..elements.len()).collect();
         Plan {
             problem: reduced,
             forced,
@@ -123,6 +127,7 @@ impl Plan {
             original,
             elements,
             checks,
+            everything,
         }
     }
 
@@ -132,16 +137,12 @@ impl Plan {
         out.clear();
         out.extend(chosen.iter().map(|o| self.original[o.index()]));
         out.sort_unstable();
-        let all: Vec<usize>;
         let check: &[usize] = match self.pivot {
             Some(_) => match chosen.iter().find_map(|o| self.checks[o.index()].as_ref()) {
                 Some(stab) => stab,
                 None => return true,
             },
-            None => {
-                all = (0..self.elements.len()).collect();
-                &all
-            }
+            None => &self.everything,
         };
         let mut image = Vec::with_capacity(out.len());
         check.iter().all(|&k| {

@@ -33,6 +33,7 @@ pub mod render;
 pub mod session;
 pub mod solve;
 pub mod source;
+pub mod symmetry;
 pub mod syntax;
 #[cfg(test)]
 mod testing;

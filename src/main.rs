@@ -174,6 +174,10 @@ struct SearchFlags {
     /// Never show the progress line (it shows on a terminal after about a second).
     #[arg(long, short)]
     quiet: bool,
+    /// Count and list solutions up to the symmetries the model declares (`symmetry`):
+    /// one solution of each class that the symmetries turn into one another.
+    #[arg(long)]
+    up_to_symmetry: bool,
 }
 
 #[derive(Args, Debug)]
@@ -280,6 +284,7 @@ impl From<SearchFlags> for SearchArgs {
                     (false, true, false) => ProgressMode::Lines,
                 }
             },
+            up_to_symmetry: s.up_to_symmetry,
         }
     }
 }

@@ -69,6 +69,8 @@ pub enum DeclKind {
     Canvas,
     /// `assert`
     Assert,
+    /// `symmetry`
+    Symmetry,
 }
 
 impl DeclKind {
@@ -83,6 +85,7 @@ impl DeclKind {
             Decl::Objective(_) => DeclKind::Objective,
             Decl::Canvas(_) => DeclKind::Canvas,
             Decl::Assert(_) => DeclKind::Assert,
+            Decl::Symmetry(_) => DeclKind::Symmetry,
         }
     }
 

@@ -12,7 +12,8 @@ use crate::diag::suggest::did_you_mean;
 use crate::lower::builtins;
 use crate::source::Span;
 use crate::syntax::ast::{
-    BoundsExpr, Clause, CoverEntry, Decl, Expr, ExprKind, Ident, ItemClass, Paint, Pattern,
+    BoundsExpr, Clause, CoverEntry, Decl, Expr, ExprKind, Ident, IndexPattern, ItemClass, Paint,
+    Pattern, SymmetryMap,
 };
 
 /// The top-level namespace: each name to its first definition; later definitions of
@@ -61,6 +62,7 @@ pub(super) fn describe(d: &Decl) -> &'static str {
         Decl::Objective(_) => "an objective",
         Decl::Canvas(_) => "a canvas",
         Decl::Assert(_) => "an assertion",
+        Decl::Symmetry(_) => "a symmetry",
     }
 }
 
@@ -255,8 +257,46 @@ impl<'a> Resolver<'a> {
                     self.expr(m);
                 }
             }
+            Decl::Symmetry(d) => {
+                for m in &d.maps {
+                    self.symmetry_map(m);
+                }
+            }
         }
         self.end_scope(0);
+    }
+
+    /// `from[PATTERNS] -> to[INDEX] where COND`: both sides name item families with as
+    /// many indices as declared; the pattern's names are visible on the right and in
+    /// the filter.
+    fn symmetry_map(&mut self, m: &'a SymmetryMap) {
+        let mark = self.locals.len();
+        let from_span = match m.pattern.last() {
+            Some(last) => {
+                let end = last.span().end as usize;
+                let rest = self.text.get(end..).unwrap_or("");
+                let trimmed = rest.trim_start();
+                let close =
+                    end + (rest.len() - trimmed.len()) + usize::from(trimmed.starts_with(']'));
+                m.from.span.to(Span::new(end, close))
+            }
+            None => m.from.span,
+        };
+        self.family_n(&m.from, m.pattern.len(), from_span, Family::Symmetry);
+        let mut names = Vec::new();
+        for p in &m.pattern {
+            match p {
+                IndexPattern::Bind(pat) => pat.for_each_name(&mut |i| names.push(i)),
+                IndexPattern::Literal(e) => self.expr(e),
+            }
+        }
+        self.bind_all(names.into_iter(), "binding");
+        self.exprs(&m.index);
+        self.family(&m.to, &m.index, Family::Symmetry);
+        if let Some(f) = &m.filter {
+            self.expr(f);
+        }
+        self.end_scope(mark);
     }
 
     fn cover(&mut self, c: &'a CoverEntry) {
@@ -305,10 +345,16 @@ impl<'a> Resolver<'a> {
     /// Checks that `name` is a family of the wanted kind taking as many indices as
     /// `index` has; the family's declaration if it is one.
     fn family(&mut self, name: &Ident, index: &[Expr], want: Family) -> Option<usize> {
-        let given = index.len();
+        let span = self.reference_span(name, index);
+        self.family_n(name, index.len(), span, want)
+    }
+
+    /// [`Resolver::family`] for a reference with `given` indices, written at `span`.
+    fn family_n(&mut self, name: &Ident, given: usize, span: Span, want: Family) -> Option<usize> {
         let (kind, verb) = match want {
             Family::Item => ("item family", "covers"),
             Family::Option => ("option family", "force"),
+            Family::Symmetry => ("item family", "symmetry"),
         };
         let found = self.names.get(&name.name).copied();
         let decl = found.filter(|&d| want.matches(&self.decls[d]));
@@ -353,7 +399,7 @@ impl<'a> Resolver<'a> {
                 None => format!("the {} are {}", want.plural(), list_names(&candidates)),
             };
             let code = match want {
-                Family::Item => Code::UnknownItemFamily,
+                Family::Item | Family::Symmetry => Code::UnknownItemFamily,
                 Family::Option => Code::UnknownOptionFamily,
             };
             let mut e = CheckError::new(code, message, name.span, label).with_help(help);
@@ -373,7 +419,6 @@ impl<'a> Resolver<'a> {
             _ => unreachable!("filtered to families above"),
         };
         if decl_index.len() != given {
-            let span = self.reference_span(name, index);
             let e = CheckError::new(
                 Code::IndexCount,
                 format!(
@@ -536,7 +581,11 @@ impl<'a> Resolver<'a> {
                      `let` and use that both in the family's `for` and here"
                         .to_string(),
                 ),
-                Decl::Force(_) | Decl::Objective(_) | Decl::Canvas(_) | Decl::Assert(_) => {
+                Decl::Force(_)
+                | Decl::Objective(_)
+                | Decl::Canvas(_)
+                | Decl::Assert(_)
+                | Decl::Symmetry(_) => {
                     unreachable!("they define no name")
                 }
             };
@@ -713,31 +762,33 @@ impl<'a> Resolver<'a> {
     }
 }
 
-/// Which kind of family a `covers` or `force` needs.
+/// Which kind of family a `covers`, `force` or `symmetry` needs.
 #[derive(Clone, Copy)]
 enum Family {
     Item,
     Option,
+    /// An item family, on either side of a symmetry map.
+    Symmetry,
 }
 
 impl Family {
     fn matches(self, d: &Decl) -> bool {
         matches!(
             (self, d),
-            (Family::Item, Decl::Item(_)) | (Family::Option, Decl::Option(_))
+            (Family::Item | Family::Symmetry, Decl::Item(_)) | (Family::Option, Decl::Option(_))
         )
     }
 
     fn plural(self) -> &'static str {
         match self {
-            Family::Item => "item families",
+            Family::Item | Family::Symmetry => "item families",
             Family::Option => "option families",
         }
     }
 
     fn keyword(self) -> &'static str {
         match self {
-            Family::Item => "item",
+            Family::Item | Family::Symmetry => "item",
             Family::Option => "option",
         }
     }

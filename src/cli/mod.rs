@@ -23,6 +23,7 @@ mod progress;
 mod records;
 mod run;
 mod solve;
+mod symmetry;
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -83,6 +84,9 @@ pub struct SearchArgs {
     pub resume: Option<PathBuf>,
     /// How a long count shows its progress.
     pub progress: ProgressMode,
+    /// Count and list solutions up to the model's declared symmetries
+    /// (`--up-to-symmetry`).
+    pub up_to_symmetry: bool,
 }
 
 impl SearchArgs {

@@ -203,6 +203,9 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
         return EXIT_BAD_INPUT;
     };
     let goal = objective(&f.model).map(super::optimize::engine_objective);
+    if super::symmetry::refused(o, &f.model, s, goal.is_some()) {
+        return EXIT_BAD_INPUT;
+    }
     let Some(mut lowerer) = lowerer(o, &f, args) else {
         return EXIT_BAD_INPUT;
     };
@@ -327,6 +330,31 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
                 };
                 super::optimize::solve_record(o, engine, &inst, s, record, &config)
                     .map(|a| (a.code, a.cut))
+            }
+            None if s.up_to_symmetry => {
+                let mut printed = 0u64;
+                let mut show = |chosen: &[OptionId]| {
+                    print_solution(o, &inst, chosen, s, record, printed);
+                    printed += 1;
+                    if o.broken_pipe() {
+                        Flow::Stop
+                    } else {
+                        Flow::Continue
+                    }
+                };
+                match super::symmetry::search(&inst, s, &config, s.engine, &mut show) {
+                    Ok(Ok((found, engine))) => {
+                        let (outcome, fields) = (&found.outcome, &found.fields);
+                        let code = finish(o, outcome, s, false, engine, record, fields);
+                        Ok((code, matches!(outcome.end, End::Cut(_))))
+                    }
+                    Ok(Err(e)) => {
+                        let r = super::optimize::unsupported_report(&f.src, &inst, &e);
+                        report(o, &Diagnostics::from(Box::new(r) as crate::diag::Diag));
+                        return EXIT_BAD_INPUT;
+                    }
+                    Err(clash) => Err(clash),
+                }
             }
             None => {
                 let sv = match solver.take().filter(|_| lowerer.matrix_is_shared()) {

@@ -23,6 +23,14 @@ use crate::source::SourceFile;
 
 /// Runs `dlxc solve`.
 pub fn solve(o: &mut Out<'_>, file: Option<&Path>, as_matrix: bool, s: &SearchArgs) -> u8 {
+    if s.up_to_symmetry {
+        super::symmetry::no_symmetry(
+            o,
+            "a problem file has no way to declare them",
+            "write the problem as a `.dlx` model with `symmetry` declarations and run it with `dlxc run` (see `dlxc explain E0930`)",
+        );
+        return EXIT_BAD_INPUT;
+    }
     let Some((src, inst)) = read_problem(o, file, as_matrix) else {
         return EXIT_BAD_INPUT;
     };

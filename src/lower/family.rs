@@ -69,6 +69,14 @@ impl<V: Copy> KeyIndex<V> {
             .map(|k| &k[..])
     }
 
+    /// Every entry of `family`, in no particular order.
+    pub fn entries(&self, family: usize) -> impl Iterator<Item = (&[Value], V)> {
+        self.by_family
+            .get(family)
+            .into_iter()
+            .flat_map(|m| m.iter().map(|(k, &v)| (&k[..], v)))
+    }
+
     /// How many entries `family` has.
     pub fn count(&self, family: usize) -> usize {
         self.by_family.get(family).map_or(0, |m| m.len())
@@ -166,6 +174,8 @@ pub struct Families {
     pub canvas: Vec<PaintCell>,
     /// Which item families are colored, by declaration index.
     pub colored: Vec<usize>,
+    /// The symmetry group the model declares (`symmetry`), if it declares one.
+    pub symmetry: Option<crate::symmetry::Group>,
 }
 
 /// `family[a,b,c]`, the way items and options are named.
@@ -267,6 +277,13 @@ pub fn lower_families<'m>(env: &mut Env<'m>) -> Result<(Families, Diagnostics), 
                 add(&mut errors, e);
             }
             fam.canvas = cells;
+        }
+    }
+    // The symmetries act on the options, so they need every family made.
+    if errors.is_empty() {
+        match crate::lower::symmetry::lower_symmetry(env, &fam) {
+            Ok(group) => fam.symmetry = group,
+            Err(es) => es.into_iter().for_each(|e| add(&mut errors, e)),
         }
     }
     if !errors.is_empty() {

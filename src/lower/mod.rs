@@ -15,6 +15,7 @@ pub mod eval;
 pub mod family;
 pub mod ops;
 pub mod shapes;
+pub mod symmetry;
 pub mod value;
 
 use std::collections::HashMap;
@@ -282,7 +283,10 @@ impl<'m> Lowerer<'m> {
             warned: false,
         };
         let families_vary = model.decls.iter().enumerate().any(|(i, d)| {
-            matches!(d, Decl::Item(_) | Decl::Option(_) | Decl::Canvas(_)) && lowerer.stale[i]
+            matches!(
+                d,
+                Decl::Item(_) | Decl::Option(_) | Decl::Canvas(_) | Decl::Symmetry(_)
+            ) && lowerer.stale[i]
         });
         let stale = lowerer.stale.clone();
         check_asserts(&mut lowerer.env, &|i| !stale[i])?;

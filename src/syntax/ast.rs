@@ -45,6 +45,8 @@ pub enum Decl {
     Canvas(Paint),
     /// `assert COND for ... else MESSAGE`: a check of the parameters and data.
     Assert(AssertDecl),
+    /// `symmetry cell[r, c] -> cell[r, 9 - c]`: a generator of the board's symmetries.
+    Symmetry(SymmetryDecl),
 }
 
 impl Decl {
@@ -60,6 +62,7 @@ impl Decl {
             Decl::Objective(d) => d.span,
             Decl::Canvas(d) => d.span,
             Decl::Assert(d) => d.span,
+            Decl::Symmetry(d) => d.span,
         }
     }
 
@@ -72,7 +75,11 @@ impl Decl {
             Decl::Fn(d) => Some(&d.name),
             Decl::Item(d) => Some(&d.name),
             Decl::Option(d) => Some(&d.name),
-            Decl::Force(_) | Decl::Objective(_) | Decl::Canvas(_) | Decl::Assert(_) => None,
+            Decl::Force(_)
+            | Decl::Objective(_)
+            | Decl::Canvas(_)
+            | Decl::Assert(_)
+            | Decl::Symmetry(_) => None,
         }
     }
 }
@@ -240,6 +247,53 @@ pub struct AssertDecl {
     pub message: Option<Expr>,
     /// The whole declaration.
     pub span: Span,
+}
+
+/// `symmetry MAP, MAP, ...`: one generator of the problem's symmetry group. Together the
+/// maps send items to items; an item no map matches is sent to itself.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SymmetryDecl {
+    /// The maps, in the order written.
+    pub maps: Vec<SymmetryMap>,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// `from[PATTERNS] -> to[INDEX] (where COND)?`: where the items of `from` whose index
+/// matches the patterns (and passes the filter) go.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SymmetryMap {
+    /// The family of the items moved.
+    pub from: Ident,
+    /// One pattern per index component of `from`.
+    pub pattern: Vec<IndexPattern>,
+    /// The family of the images.
+    pub to: Ident,
+    /// The image's index, evaluated with the pattern's names bound.
+    pub index: Vec<Expr>,
+    /// Only the items for which this holds are moved (the others stay).
+    pub filter: Option<Expr>,
+    /// The whole map.
+    pub span: Span,
+}
+
+/// One component of the index on the left of a symmetry map.
+#[derive(Clone, Debug, PartialEq)]
+pub enum IndexPattern {
+    /// A name, `_` or a tuple: binds the component.
+    Bind(Pattern),
+    /// A string or integer literal: the component must equal it.
+    Literal(Expr),
+}
+
+impl IndexPattern {
+    /// Where the pattern is written.
+    pub fn span(&self) -> Span {
+        match self {
+            IndexPattern::Bind(p) => p.span(),
+            IndexPattern::Literal(e) => e.span,
+        }
+    }
 }
 
 /// What an objective optimizes.

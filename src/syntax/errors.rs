@@ -322,6 +322,10 @@ pub(crate) fn describe(rule: Rule) -> &'static [(u8, &'static str)] {
         kw_assert | assert_decl => &[(5, "`assert`")],
         kw_count | objective_what => &[(2, "`count` or `cost`")],
         kw_item => &[(2, "`item`")],
+        arrow => &[(2, "`->`")],
+        symmetry_map => &[(3, "an item name")],
+        symmetry_from => &[(3, "`[`")],
+        symmetry_pattern => &[(3, "a loop variable")],
         ident | fn_params => &[(3, "a name")],
         op_or | op_and | op_eq | op_ne | op_le | op_lt | op_ge | op_gt | op_not_in | op_in
         | op_range_incl | op_range | op_union | op_inter | op_add | op_sub | op_mul | op_div
@@ -350,9 +354,8 @@ pub(crate) fn describe(rule: Rule) -> &'static [(u8, &'static str)] {
         | set_tail => &[(6, "an expression")],
         EOI | model | decl | param_decl | let_decl | fn_decl | item_decl | item_class
         | option_decl | force_decl | objective | kw_param | kw_let | kw_fn | kw_option
-        | kw_force | kw_secondary | kw_colored | kw_minimize | kw_maximize => {
-            &[(8, "a declaration")]
-        }
+        | kw_force | kw_secondary | kw_colored | kw_minimize | kw_maximize | symmetry_decl
+        | kw_symmetry => &[(8, "a declaration")],
         // Silent rules never show up in errors; `if` and `keyword` only inside others.
         kw_if | keyword | WHITESPACE | COMMENT | clause | let_follow | operand | bound_operand
         | prefix | infix | bound_infix | postfix | primary | ident_char => &[],

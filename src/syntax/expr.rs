@@ -224,7 +224,7 @@ impl Builder<'_> {
         }
     }
 
-    fn primary(&self, p: Pair<'_, Rule>) -> Expr {
+    pub(super) fn primary(&self, p: Pair<'_, Rule>) -> Expr {
         let sp = span(&p);
         let kind = match p.as_rule() {
             Rule::int => match literals::int_value(p.as_str()) {

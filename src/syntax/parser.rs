@@ -256,6 +256,8 @@ fn is_token(rule: Rule) -> bool {
             | kw_paint
             | kw_canvas
             | kw_assert
+            | kw_symmetry
+            | arrow
             | kw_if
             | kw_then
             | kw_else
@@ -321,6 +323,7 @@ impl<'s> Builder<'s> {
             Rule::force_decl => Decl::Force(self.force_decl(p)),
             Rule::canvas_decl => Decl::Canvas(self.paint(p)),
             Rule::assert_decl => Decl::Assert(self.assert_decl(p)),
+            Rule::symmetry_decl => Decl::Symmetry(self.symmetry_decl(p)),
             _ => Decl::Objective(self.objective(p)),
         }
     }
@@ -553,6 +556,45 @@ impl<'s> Builder<'s> {
             family,
             index,
             clauses,
+            span: sp,
+        }
+    }
+
+    fn symmetry_decl(&self, p: Pair<'_, Rule>) -> SymmetryDecl {
+        let sp = span(&p);
+        let maps = kids(p).map(|q| self.symmetry_map(q)).collect();
+        SymmetryDecl { maps, span: sp }
+    }
+
+    fn symmetry_map(&self, p: Pair<'_, Rule>) -> SymmetryMap {
+        let sp = span(&p);
+        let mut it = kids(p);
+        let from = self.ident(it.next().expect("grammar: symmetry family"));
+        let (mut pattern, mut to, mut index, mut filter) = (Vec::new(), None, Vec::new(), None);
+        for q in it {
+            match q.as_rule() {
+                Rule::symmetry_from => {
+                    pattern = kids(q)
+                        .map(|c| {
+                            let c = first(c);
+                            match c.as_rule() {
+                                Rule::pattern => IndexPattern::Bind(self.pattern(c)),
+                                _ => IndexPattern::Literal(self.primary(c)),
+                            }
+                        })
+                        .collect();
+                }
+                Rule::ident => to = Some(self.ident(q)),
+                Rule::index_list => index = self.index_list(q),
+                _ => filter = kids(q).next().map(|e| self.expr(e)),
+            }
+        }
+        SymmetryMap {
+            from,
+            pattern,
+            to: to.expect("grammar: symmetry image family"),
+            index,
+            filter,
             span: sp,
         }
     }

@@ -212,6 +212,7 @@ fn kinds(text: &str) -> Vec<&'static str> {
             Decl::Objective(_) => "objective",
             Decl::Canvas(_) => "canvas",
             Decl::Assert(_) => "assert",
+            Decl::Symmetry(_) => "symmetry",
         })
         .collect()
 }
@@ -417,4 +418,39 @@ fn lets_at_the_end_of_a_declaration() {
         panic!()
     };
     assert_eq!(cl(&o.covers[0].clauses), "for p in at, let (x y) = p");
+}
+
+#[test]
+fn symmetry_declarations_parse_into_maps() {
+    let text = "let symmetry = 2\n\
+                symmetry cell[r, _] -> cell[r, symmetry - r] where r > 0,\n\
+                \x20        piece[\"A\"] -> piece[\"B\"], mark -> mark\n";
+    let m = parse(&src(text)).unwrap_or_else(|d| panic!("{d:?}"));
+    assert_eq!(m.decls.len(), 2, "`symmetry` is still a name elsewhere");
+    let Decl::Symmetry(s) = &m.decls[1] else {
+        panic!("{:?}", m.decls[1])
+    };
+    assert_eq!(s.maps.len(), 3);
+    let first = &s.maps[0];
+    assert_eq!(
+        (first.from.name.as_str(), first.to.name.as_str()),
+        ("cell", "cell")
+    );
+    let pats: Vec<String> = first
+        .pattern
+        .iter()
+        .map(|p| match p {
+            IndexPattern::Bind(p) => pat_show(p),
+            IndexPattern::Literal(e) => show(e),
+        })
+        .collect();
+    assert_eq!(pats, ["r", "_"]);
+    assert_eq!(list(&first.index), "r (- symmetry r)");
+    assert_eq!(first.filter.as_ref().map(show).as_deref(), Some("(> r 0)"));
+    assert!(matches!(&s.maps[1].pattern[..], [IndexPattern::Literal(_)]));
+    assert!(s.maps[2].pattern.is_empty() && s.maps[2].index.is_empty());
+    assert_eq!(
+        &text[s.span.start as usize..s.span.end as usize],
+        text[17..].trim_end()
+    );
 }

@@ -111,7 +111,7 @@ fn resolve_type<'m>(env: &mut Env<'m>, ty: &'m TypeExpr) -> eval::EvalResult<Par
         "set" => Some(ParamType::Set),
         "map" => Some(ParamType::Map),
         "ints" => Some(ParamType::Ints),
-        "grid" => None,
+        "grid" | "cells" => None,
         other => {
             return Err(env.error(
                 "E0201",
@@ -124,23 +124,40 @@ fn resolve_type<'m>(env: &mut Env<'m>, ty: &'m TypeExpr) -> eval::EvalResult<Par
     if let Some(t) = simple {
         return Ok(t);
     }
+    let dim = |env: &mut Env<'m>, e: &'m crate::syntax::ast::Expr| -> eval::EvalResult<usize> {
+        let v = env.eval_int(e, "a grid dimension")?;
+        usize::try_from(v).ok().filter(|&d| d > 0).ok_or_else(|| {
+            env.error(
+                "E0214",
+                format!("a grid dimension must be positive, found {v}"),
+                e.span,
+                "not positive",
+            )
+        })
+    };
+    if ty.name.name == "cells" {
+        return match ty.args.as_slice() {
+            [r, c] => Ok(ParamType::Cells {
+                grids: None,
+                rows: dim(env, r)?,
+                cols: dim(env, c)?,
+            }),
+            [k, r, c] => Ok(ParamType::Cells {
+                grids: Some(dim(env, k)?),
+                rows: dim(env, r)?,
+                cols: dim(env, c)?,
+            }),
+            _ => Err(env.error(
+                "E0202",
+                format!("`cells` takes 2 or 3 dimensions, found {}", ty.args.len()),
+                ty.span,
+                "write `cells[rows, columns]` or `cells[grids, rows, columns]`",
+            )),
+        };
+    }
     match ty.args.as_slice() {
         [] => Ok(ParamType::Grid(None)),
-        [r, c] => {
-            let dim =
-                |env: &mut Env<'m>, e: &'m crate::syntax::ast::Expr| -> eval::EvalResult<usize> {
-                    let v = env.eval_int(e, "a grid dimension")?;
-                    usize::try_from(v).ok().filter(|&d| d > 0).ok_or_else(|| {
-                        env.error(
-                            "E0214",
-                            format!("a grid dimension must be positive, found {v}"),
-                            e.span,
-                            "not positive",
-                        )
-                    })
-                };
-            Ok(ParamType::Grid(Some((dim(env, r)?, dim(env, c)?))))
-        }
+        [r, c] => Ok(ParamType::Grid(Some((dim(env, r)?, dim(env, c)?)))),
         _ => Err(env.error(
             "E0202",
             format!("`grid` takes 0 or 2 dimensions, found {}", ty.args.len()),
@@ -212,7 +229,10 @@ impl<'m> Lowerer<'m> {
                     types[i].as_ref().is_some_and(|(name, ty)| {
                         ty.is_record_type()
                             && !overrides.contains_key(name)
-                            && matches!(ty, ParamType::Grid(_) | ParamType::Ints)
+                            && matches!(
+                                ty,
+                                ParamType::Grid(_) | ParamType::Ints | ParamType::Cells { .. }
+                            )
                     })
                 })
                 .collect();

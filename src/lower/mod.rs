@@ -506,7 +506,7 @@ fn uncoverable(fam: &Families, src: &SourceFile) -> Result<(), crate::diag::Diag
     )
     .help("every primary item must be covered, so there is no solution; add options that cover it, declare the item `secondary`, or give it the bounds `: 0..1`")
     .with_source(src);
-    if let Some((span, text)) = made_here(&problem.items[first], "") {
+    if let Some((span, text)) = made_here(fam, first, "") {
         r = r.label(span, text);
     }
     Err(Box::new(r))
@@ -561,7 +561,7 @@ fn unreachable_bounds(
         first_few(&names, 6)
     ))
     .with_source(src);
-    if let Some((span, text)) = made_here(item, &format!(" with bounds `: {bounds}`")) {
+    if let Some((span, text)) = made_here(fam, i, &format!(" with bounds `: {bounds}`")) {
         r = r.label(span, text);
     }
     let mut seen = Vec::new();
@@ -587,14 +587,20 @@ fn first_few(names: &[String], shown: usize) -> String {
 
 /// The label on the declaration an item of a model comes from: "`x` is made here with
 /// r = 3, c = 0", or "`x` is declared here" and `declared` when no loop made it.
-fn made_here(item: &crate::problem::Item, declared: &str) -> Option<(crate::source::Span, String)> {
-    let crate::problem::Origin::Model { decl, bindings } = &item.origin else {
+fn made_here(fam: &Families, item: usize, declared: &str) -> Option<(crate::source::Span, String)> {
+    let it = &fam.problem.items[item];
+    let crate::problem::Origin::Model { decl } = &it.origin else {
         return None;
     };
+    let bindings = fam.item_bindings.get(item).map_or(&[][..], |b| &b[..]);
+    let item = it;
     let text = if bindings.is_empty() {
         format!("`{}` is declared here{declared}", item.name)
     } else {
-        let values: Vec<String> = bindings.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+        let values: Vec<String> = bindings
+            .iter()
+            .map(|(n, v)| format!("{n} = {v:#}"))
+            .collect();
         format!("`{}` is made here with {}", item.name, values.join(", "))
     };
     Some((*decl, text))

@@ -184,11 +184,20 @@ impl<V: Copy> KeyIndex<V> {
         self.by_family.get(family).map_or(0, |f| f.ids.len())
     }
 
-    /// Adds an entry. Callers look the index up first ([`KeyIndex::contains`]): an
-    /// index added twice is kept twice, and [`KeyIndex::get`] finds either. A family's
-    /// indexes all have the length of its first one (the family's index list); an
-    /// index of another length is not added.
+    /// Adds an entry, even when `index` is there already (then [`KeyIndex::get`] finds
+    /// either). A family's indexes all have the length of its first one (the family's
+    /// index list); an index of another length is not added.
     pub fn insert(&mut self, family: usize, index: &[Value], v: V) {
+        self.add(family, index, v, false);
+    }
+
+    /// Adds an entry unless `index` is there already; whether it was added. One lookup
+    /// where [`KeyIndex::contains`] and [`KeyIndex::insert`] would make two.
+    pub fn insert_new(&mut self, family: usize, index: &[Value], v: V) -> bool {
+        self.add(family, index, v, true)
+    }
+
+    fn add(&mut self, family: usize, index: &[Value], v: V, unique: bool) -> bool {
         if self.by_family.len() <= family {
             self.by_family.resize_with(family + 1, FamilyIndex::default);
         }
@@ -196,11 +205,15 @@ impl<V: Copy> KeyIndex<V> {
         if f.ids.is_empty() {
             f.width = index.len();
         } else if index.len() != f.width {
-            return;
+            return false;
         }
         let Ok(member) = u32::try_from(f.ids.len()) else {
-            return; // 2^32 members: the size limit and the memory budget stop far sooner
+            return false; // 2^32 members: the size limit and the memory budget stop far sooner
         };
+        let hash = hash_of(index);
+        if unique && f.table.find(hash, |&m| f.is(m as usize, index)).is_some() {
+            return false;
+        }
         match &mut f.keys {
             Keys::Ints(xs) if index.iter().all(|v| matches!(v, Value::Int(_))) => {
                 xs.extend(index.iter().filter_map(Value::as_int));
@@ -214,9 +227,10 @@ impl<V: Copy> KeyIndex<V> {
         }
         f.ids.push(v);
         let (keys, width) = (&f.keys, f.width);
-        f.table.insert_unique(hash_of(index), member, |&m| {
+        f.table.insert_unique(hash, member, |&m| {
             FamilyIndex::<V>::hash_member(keys, width, m as usize)
         });
+        true
     }
 }
 
@@ -543,7 +557,8 @@ fn lower_items<'m>(
         };
         let name = display_name(&item.name.name, &index);
         let span = item.index.first().map_or(item.name.span, |f| item.name.span.to(f.span));
-        if fam.items.contains(decl, &index) {
+        let id = ItemId(fam.problem.items.len() as u32);
+        if !fam.items.insert_new(decl, &index, id) {
             return Err(env.error(
                 "E0406",
                 format!("item `{name}` is made twice by this family"),
@@ -553,8 +568,8 @@ fn lower_items<'m>(
             .add_help("each binding of an item family must give a different index; add the distinguishing loop variable to the index")
             .into());
         }
-        let id = fam.problem.add_item(name, kind, origin(item.name.span));
-        fam.items.insert(decl, &index, id);
+        let added = fam.problem.add_item(name, kind, origin(item.name.span));
+        debug_assert_eq!(added, id);
         let bindings = env
             .binding_values()
             .into_iter()
@@ -614,7 +629,13 @@ fn lower_options<'m>(
     texts: &mut Texts,
 ) -> EvalResult<Option<Report>> {
     let limit = env.size_limit;
+    // The item family of each entry, looked up once rather than for every option.
     let names = family_indexes(env);
+    let cover_families: Vec<Option<usize>> = opt
+        .covers
+        .iter()
+        .map(|c| names.get(&c.family.name).copied())
+        .collect();
     let mut made = 0usize;
     let mut dropped = 0usize;
     // Entries and painted cells of the whole family: each costs an evaluation, and an
@@ -635,8 +656,8 @@ fn lower_options<'m>(
         }
         eval_index_into(env, &opt.index, &mut index)?;
         entries.clear();
-        for cover in &opt.covers {
-            collect_cover(env, cover, &names, fam, &mut key, &mut entries)?;
+        for (cover, &family) in opt.covers.iter().zip(&cover_families) {
+            collect_cover(env, cover, family, fam, &mut key, &mut entries)?;
         }
         let cost = match &opt.cost {
             Some(e) => Some(env.eval_int(e, "a cost")?),
@@ -667,7 +688,9 @@ fn lower_options<'m>(
             fam.dropped.insert(decl, &index, opt.name.span);
             return Ok(());
         }
-        if fam.options.contains(decl, &index) {
+        // The id the option gets: the next one.
+        let id = OptionId(fam.problem.options.len() as u32);
+        if !fam.options.insert_new(decl, &index, id) {
             return Err(env.error(
                 "E0406",
                 format!("option `{name}` is made twice by this family"),
@@ -677,13 +700,13 @@ fn lower_options<'m>(
             .add_help("each binding of an option family must give a different index; add the distinguishing loop variable to the index")
             .into());
         }
-        let id = fam.problem.add_option(Opt {
+        let added = fam.problem.add_option(Opt {
             name: Some(name),
             entries: entries.iter().map(|(e, _)| *e).collect(),
             cost,
             origin: origin(opt.name.span),
         });
-        fam.options.insert(decl, &index, id);
+        debug_assert_eq!(added, id);
         fam.paints.push(&mut cells);
         Ok(())
     })?;
@@ -767,15 +790,17 @@ fn family_indexes(env: &Env<'_>) -> HashMap<String, usize> {
         .collect()
 }
 
+/// Adds the entries of `cover` to `entries`; `family` is its item family's declaration
+/// index (`None` when its name is not an item family).
 fn collect_cover<'m>(
     env: &mut Env<'m>,
     cover: &'m CoverEntry,
-    families: &HashMap<String, usize>,
+    family: Option<usize>,
     fam: &mut Families,
     index: &mut Vec<Value>,
     entries: &mut Vec<(Entry, Span)>,
 ) -> EvalResult<()> {
-    let Some(&family) = families.get(&cover.family.name) else {
+    let Some(family) = family else {
         return Err(env.error(
             "E0107",
             format!("`{}` is not an item family", cover.family.name),

@@ -398,6 +398,10 @@ impl Splitter {
         byte: u8,
     ) -> Option<Result<Record, BadRecord>> {
         let line = line.strip_suffix('\r').unwrap_or(line);
+        if self.skipping {
+            // Inside a `---` section or the rest of a failed record: not read at all.
+            return None;
+        }
         let blocks = matches!(self.ty, ParamType::Grid(None) | ParamType::Ints);
         // The rest of a named record that fails here is skipped, up to the next header.
         self.skipping = self.headered;
@@ -999,6 +1003,24 @@ mod tests {
         assert_eq!(v.len(), Some(2));
         assert!(parse_text("1 2 3", &ty).is_err());
         assert!(conform(v, &ty).is_ok());
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_in_a_skipped_section_are_not_a_record() {
+        let ty = ParamType::Cells {
+            grids: None,
+            rows: 1,
+            cols: 2,
+        };
+        let mut sp = Splitter::new(ty);
+        assert!(sp.push(1, "=== a").is_none());
+        assert!(sp.push(2, "1 2").is_none());
+        assert_eq!(sp.push(3, "--- solution").unwrap().unwrap().text, "1 2");
+        assert!(sp.push_invalid(4, "\u{fffd} 2", 0, 0xff).is_none());
+        assert!(sp.push(5, "=== b").is_none());
+        assert!(sp.push_invalid(6, "\u{fffd} 2", 0, 0xff).unwrap().is_err());
+        assert!(sp.finish().is_none());
+        assert_eq!(sp.records(), 2);
     }
 
     #[test]

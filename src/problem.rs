@@ -113,6 +113,10 @@ impl ItemKind {
 
 /// Where an item or option came from, so that diagnostics and `--explain` can point back
 /// at it. The engine carries it without looking inside.
+///
+/// It is small on purpose: a model of a million options pays for it a million times.
+/// What else a diagnostic needs (an item's loop values, an option's index values) the
+/// lowering keeps beside the problem, by family.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Origin {
     /// Made by code (tests, generators): nothing to point at.
@@ -120,13 +124,10 @@ pub enum Origin {
     Synthetic,
     /// A line of a text file (Knuth's format, a 0/1 matrix), 1-based.
     Line(u32),
-    /// A declaration of a model, and the loop variables with the values that produced
-    /// this item or option, in the order they were bound (`r = 3`, `c = 0`, ...).
+    /// A declaration of a model.
     Model {
         /// The declaration (item family, option family) in the model file.
         decl: Span,
-        /// Loop variable names and the rendered values they had.
-        bindings: Vec<(String, String)>,
     },
 }
 

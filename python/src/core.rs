@@ -11,7 +11,7 @@ use std::sync::{Arc, OnceLock};
 
 use dlxc::diag::report::Report;
 use dlxc::lower::data::parse_text;
-use dlxc::lower::family::{Families, PaintCell};
+use dlxc::lower::family::{Families, PaintCell, Paints};
 use dlxc::lower::{Lowerer, RecordFailure};
 use dlxc::problem::{OptionId, Problem};
 use dlxc::render::{option_lines, paint};
@@ -63,7 +63,7 @@ pub struct RecordText {
 pub struct Matrix {
     /// The exact-cover problem.
     pub problem: Problem,
-    paints: Vec<Vec<PaintCell>>,
+    paints: Paints,
     canvas: Vec<PaintCell>,
     /// A solver built on first use; every search runs on a copy of it.
     solver: OnceLock<Result<Solver, Unsupported>>,

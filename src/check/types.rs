@@ -19,6 +19,7 @@ pub const TYPES: &[(&str, &[usize])] = &[
     ("map", &[0]),
     ("grid", &[0, 2]),
     ("ints", &[0]),
+    ("cells", &[2, 3]),
 ];
 
 /// Checks a parameter's type and resolves the names in its arguments.
@@ -54,6 +55,12 @@ pub(super) fn check_type<'a>(r: &mut Resolver<'a>, ty: &'a TypeExpr) {
             (
                 "0 or 2".to_string(),
                 "write `grid` for any shape, or `grid[rows, cols]` for a fixed one".to_string(),
+            )
+        } else if name == "cells" {
+            (
+                "2 or 3".to_string(),
+                "write `cells[rows, cols]` for one grid, or `cells[grids, rows, cols]` for several"
+                    .to_string(),
             )
         } else {
             ("0".to_string(), format!("write `{name}` without brackets"))

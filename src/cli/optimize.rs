@@ -13,7 +13,7 @@
 
 use serde_json::json;
 
-use crate::cli::solve::{record_field, stats_line};
+use crate::cli::solve::{Tag, record_field, stats_line};
 use crate::cli::{EXIT_CUT_SHORT, EXIT_NO_SOLUTION, EXIT_SOLVED, Out, SearchArgs};
 use crate::diag::report::Report;
 use crate::lower::Instance;
@@ -48,7 +48,7 @@ pub(crate) fn solve_record(
     engine: &mut Optimizer,
     inst: &Instance,
     s: &SearchArgs,
-    record: Option<usize>,
+    record: Option<Tag<'_>>,
     config: &SearchConfig,
 ) -> Result<Answer, Clash> {
     let (word, what, adjective) = value_name(engine.objective());

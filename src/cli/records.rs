@@ -229,10 +229,16 @@ impl RecordError {
         };
         RecordError {
             code: bad.code,
-            message: format!(
-                "{file}, line {}: record {}: {}",
-                bad.line, bad.index, bad.message
-            ),
+            message: match &bad.name {
+                Some(name) => format!(
+                    "{file}, line {}: record {} `{name}`: {}",
+                    bad.line, bad.index, bad.message
+                ),
+                None => format!(
+                    "{file}, line {}: record {}: {}",
+                    bad.line, bad.index, bad.message
+                ),
+            },
             label,
             help,
             at: bad.at,

@@ -7,7 +7,7 @@ use serde_json::json;
 
 use crate::cli::count::{Failed, Whose};
 use crate::cli::records::{DataFile, Next, RecordError};
-use crate::cli::solve::{finish, record_field};
+use crate::cli::solve::{Tag, finish, record_field};
 use crate::cli::{
     EXIT_BAD_INPUT, EXIT_CUT_SHORT, EXIT_NO_SOLUTION, EXIT_SOLVED, Emit, ModelArgs, Out,
     SearchArgs, read_source, report, search_config,
@@ -57,6 +57,8 @@ fn lowerer<'m>(o: &mut Out<'_>, f: &'m Front, args: &ModelArgs) -> Option<Lowere
 struct RecordIn {
     value: Option<Value>,
     index: Option<usize>,
+    /// The name the record's header gives it (`=== NAME`), if any.
+    name: Option<String>,
     /// The data file and the line the record starts on, for notes; empty without data.
     file: Rc<str>,
     line: usize,
@@ -66,8 +68,22 @@ impl RecordIn {
     /// "record 3 (puzzles.txt, line 5)", written only when a note needs it: a run over
     /// fifty thousand records should not format fifty thousand places it never shows.
     fn place(&self) -> Option<String> {
-        self.index
-            .map(|k| format!("record {k} ({}, line {})", self.file, self.line))
+        let tag = self.tag()?;
+        Some(match tag.name {
+            Some(name) => format!(
+                "record {} `{name}` ({}, line {})",
+                tag.index, self.file, self.line
+            ),
+            None => format!("record {} ({}, line {})", tag.index, self.file, self.line),
+        })
+    }
+
+    /// The record as outputs name it; `None` without data.
+    fn tag(&self) -> Option<Tag<'_>> {
+        self.index.map(|index| Tag {
+            index,
+            name: self.name.as_deref(),
+        })
     }
 }
 
@@ -87,8 +103,8 @@ enum Instances {
 /// What [`Instances::next`] found.
 enum Got {
     Instance(RecordIn),
-    /// A record that cannot be read: its index and why.
-    Bad(usize, crate::diag::Diag),
+    /// A record that cannot be read: its index, its name and why.
+    Bad(usize, Option<String>, crate::diag::Diag),
     End,
     Interrupted,
 }
@@ -123,6 +139,7 @@ impl Instances {
                 return Ok(Got::Instance(RecordIn {
                     value: None,
                     index: None,
+                    name: None,
                     file: Rc::from(""),
                     line: 0,
                 }));
@@ -130,16 +147,17 @@ impl Instances {
             Instances::Data { file, name, ty } => (file, name, ty),
         };
         let bad = |b: BadRecord| {
-            let index = b.index;
+            let (index, record_name) = (b.index, b.name.as_deref().map(str::to_string));
             let help = format!("each record must be {}", record_layout(ty));
             let d: crate::diag::Diag = Box::new(RecordError::new(name, b, help));
-            Got::Bad(index, d)
+            Got::Bad(index, record_name, d)
         };
         Ok(match file.next(o) {
             Next::Record(rec) => match rec.parse(ty) {
                 Ok(v) => Got::Instance(RecordIn {
                     value: Some(v),
                     index: Some(rec.index),
+                    name: rec.name,
                     file: Rc::clone(name),
                     line: rec.line,
                 }),
@@ -253,10 +271,15 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
         }
         let mut rec = match instances.next(o) {
             Ok(Got::Instance(rec)) => rec,
-            Ok(Got::Bad(index, diag)) => {
+            Ok(Got::Bad(index, name, diag)) => {
                 report(o, &Diagnostics::from(diag));
+                let tag = Tag {
+                    index,
+                    name: name.as_deref(),
+                };
+                record_header(o, s, Some(tag));
                 // One answer per record on stdout, so outputs stay aligned with inputs.
-                no_solution_line(o, s, Some(index), goal.is_some(), true);
+                no_solution_line(o, s, Some(tag), goal.is_some(), true);
                 broken += 1;
                 done += 1;
                 if !compact(s) {
@@ -275,7 +298,8 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
                 break;
             }
         };
-        let (value, record) = (rec.value.take(), rec.index);
+        let value = rec.value.take();
+        let record = rec.tag();
         let lowered = lowerer.instance(value);
         crate::cli::busy(None);
         report(o, &lowerer.take_warnings());
@@ -286,6 +310,7 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
             break;
         }
         done += 1;
+        record_header(o, s, record);
         let inst = match lowered {
             Ok(i) => i,
             Err(RecordFailure {
@@ -472,6 +497,16 @@ pub(crate) fn count_only_option(s: &SearchArgs) -> Option<&'static str> {
     }
 }
 
+/// The line `=== NAME` before the answer of a named record, as its header reads in
+/// the data file; none with one line per record.
+fn record_header(o: &mut Out<'_>, s: &SearchArgs, record: Option<Tag<'_>>) {
+    if let Some(name) = record.and_then(|t| t.name)
+        && !compact(s)
+    {
+        o.line(&format!("=== {name}"));
+    }
+}
+
 /// Whether records print one line each (no blank line between them).
 fn compact(s: &SearchArgs) -> bool {
     s.json || s.count || s.value
@@ -482,7 +517,7 @@ fn compact(s: &SearchArgs) -> bool {
 fn no_solution_line(
     o: &mut Out<'_>,
     s: &SearchArgs,
-    record: Option<usize>,
+    record: Option<Tag<'_>>,
     goal: bool,
     failed: bool,
 ) {
@@ -513,7 +548,7 @@ fn print_solution(
     inst: &Instance,
     chosen: &[OptionId],
     s: &SearchArgs,
-    record: Option<usize>,
+    record: Option<Tag<'_>>,
     index: u64,
 ) {
     let grid = paint_grid(&inst.families, chosen);
@@ -553,7 +588,7 @@ pub fn check(o: &mut Out<'_>, args: &ModelArgs) -> u8 {
     loop {
         let mut rec = match instances.next(o) {
             Ok(Got::Instance(rec)) => rec,
-            Ok(Got::Bad(_, diag)) => {
+            Ok(Got::Bad(_, _, diag)) => {
                 report(o, &Diagnostics::from(diag));
                 bad = true;
                 continue;
@@ -600,7 +635,7 @@ pub(crate) fn first_instance(
     let mut instances = Instances::open(o, args, &lowerer)?;
     let value = match instances.next(o) {
         Ok(Got::Instance(rec)) => rec.value,
-        Ok(Got::Bad(_, diag)) => {
+        Ok(Got::Bad(_, _, diag)) => {
             report(o, &Diagnostics::from(diag));
             return None;
         }

@@ -214,7 +214,7 @@ pub(crate) fn finish(
     s: &SearchArgs,
     as_matrix: bool,
     engine: &str,
-    record: Option<usize>,
+    record: Option<Tag<'_>>,
     fields: &[(&'static str, serde_json::Value)],
 ) -> u8 {
     let st = &outcome.stats;
@@ -250,16 +250,45 @@ pub(crate) fn finish(
     exit_code(outcome)
 }
 
-/// The `"record": K` field of a data record's JSON lines (none without data).
-pub(crate) fn record_field(record: Option<usize>) -> Vec<(&'static str, serde_json::Value)> {
-    record
-        .map(|k| ("record", serde_json::json!(k)))
-        .into_iter()
-        .collect()
+/// A data record as the output names it: its index in the file, and the name its
+/// header gives it (`=== NAME`), if the file names its records.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Tag<'a> {
+    /// 0-based index of the record in the file.
+    pub index: usize,
+    /// The record's name.
+    pub name: Option<&'a str>,
 }
 
-/// The `--stats` line, prefixed with `record K: ` for a data record.
-pub(crate) fn stats_line(st: &crate::solve::Stats, engine: &str, record: Option<usize>) -> String {
+impl std::fmt::Display for Tag<'_> {
+    /// `3`, or `3 (93_9x9)` for a named record.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.name {
+            Some(name) => write!(f, "{} ({name})", self.index),
+            None => write!(f, "{}", self.index),
+        }
+    }
+}
+
+/// The `"record": K` field of a data record's JSON lines (none without data), and its
+/// `"name"` when it has one.
+pub(crate) fn record_field(record: Option<Tag<'_>>) -> Vec<(&'static str, serde_json::Value)> {
+    let Some(tag) = record else {
+        return Vec::new();
+    };
+    let mut out = vec![("record", serde_json::json!(tag.index))];
+    if let Some(name) = tag.name {
+        out.push(("name", serde_json::json!(name)));
+    }
+    out
+}
+
+/// The `--stats` line, prefixed with `record K: ` (`record K (NAME): `) for a data record.
+pub(crate) fn stats_line(
+    st: &crate::solve::Stats,
+    engine: &str,
+    record: Option<Tag<'_>>,
+) -> String {
     let stats = super::output_stats(st, engine);
     match record {
         Some(k) => format!("record {k}: {stats}"),

@@ -12,12 +12,21 @@
 //! | `grid`       | a list of row strings          | the lines of a block                             |
 //! | `grid[R, C]` | a list of `R` strings of `C` characters | `R` lines of `C` characters, or one line of `R*C` |
 //! | `ints`       | a list of integers             | whitespace-separated integers                    |
+//! | `cells[R, C]` | a list of `R` rows, each a list of `C` strings | `R` lines of `C` space-separated cells   |
+//! | `cells[K, R, C]` | a list of `K` such grids    | `K` grids of `R` lines, one after another        |
 //!
 //! A data file is split into records by the type of the data parameter: `grid[R, C]`
 //! records are one long line or `R` short lines; `grid` and `ints` records are blocks
 //! of lines separated by blank lines; `str` and `int` records are single lines. Lines
 //! starting with `#` are comments everywhere. The file is read one line at a time
 //! ([`Splitter`]), so records stream through in the memory of one record.
+//!
+//! `cells` records are the layout of puzzle collections that write a cell as a word
+//! (`15`, `-`): each grid may be preceded by a size line `R C`, and a file may cut
+//! itself into named records with header lines `=== NAME notes...`. In such a file a
+//! record runs from its header to the next one, and a line `--- WORD ...` starts a
+//! section the record does not read (a published solution), skipped up to the next
+//! header.
 
 use std::ops::Range;
 
@@ -42,6 +51,16 @@ pub enum ParamType {
     Grid(Option<(usize, usize)>),
     /// `ints`
     Ints,
+    /// `cells[R, C]` (`grids` is `None`) or `cells[K, R, C]`: grids of space-separated
+    /// cells.
+    Cells {
+        /// `K`, when the record holds a list of grids rather than one.
+        grids: Option<usize>,
+        /// `R`
+        rows: usize,
+        /// `C`
+        cols: usize,
+    },
 }
 
 impl ParamType {
@@ -57,6 +76,24 @@ impl ParamType {
             ParamType::Grid(None) => "grid".into(),
             ParamType::Grid(Some((r, c))) => format!("grid[{r}, {c}]"),
             ParamType::Ints => "ints".into(),
+            ParamType::Cells {
+                grids: None,
+                rows,
+                cols,
+            } => format!("cells[{rows}, {cols}]"),
+            ParamType::Cells {
+                grids: Some(k),
+                rows,
+                cols,
+            } => format!("cells[{k}, {rows}, {cols}]"),
+        }
+    }
+
+    /// For `cells` types: how many grids a record holds, and their rows and columns.
+    fn cells_shape(&self) -> Option<(usize, usize, usize)> {
+        match *self {
+            ParamType::Cells { grids, rows, cols } => Some((grids.unwrap_or(1), rows, cols)),
+            _ => None,
         }
     }
 
@@ -64,7 +101,11 @@ impl ParamType {
     pub fn is_record_type(&self) -> bool {
         matches!(
             self,
-            ParamType::Grid(_) | ParamType::Ints | ParamType::Str | ParamType::Int
+            ParamType::Grid(_)
+                | ParamType::Ints
+                | ParamType::Str
+                | ParamType::Int
+                | ParamType::Cells { .. }
         )
     }
 }
@@ -87,6 +128,8 @@ pub struct Record {
     pub text: String,
     /// 1-based line number of its first line.
     pub line: usize,
+    /// The name its header gives it (`=== NAME`), if the file names its records.
+    pub name: Option<String>,
     /// The file's lines from the first of the record to its last, as they are
     /// (comment and blank lines included, line ends dropped), joined by `\n`.
     pub raw: String,
@@ -123,6 +166,7 @@ impl Record {
                 }
             };
             BadRecord::new(self.index, self.line, &self.raw, at, e.message)
+                .named(self.name.as_deref())
         })
     }
 }
@@ -135,6 +179,8 @@ pub struct BadRecord {
     pub code: &'static str,
     /// 0-based index of the record in the file.
     pub index: usize,
+    /// The record's name, when its header gives one (boxed: the error stays small).
+    pub name: Option<Box<str>>,
     /// 1-based line number of the first line of `raw`.
     pub first_line: usize,
     /// The lines of the file around the error (line ends dropped), joined by `\n`.
@@ -164,12 +210,19 @@ impl BadRecord {
         BadRecord {
             code: "E0605",
             index,
+            name: None,
             first_line,
             raw: raw.to_string(),
             at: start..at.end.clamp(start, raw.len()),
             line,
             message,
         }
+    }
+
+    /// The same error, for the record named `name`.
+    fn named(mut self, name: Option<&str>) -> BadRecord {
+        self.name = name.map(Box::from);
+        self
     }
 }
 
@@ -187,6 +240,12 @@ pub struct Splitter {
     invalid: Option<(Range<usize>, u8)>,
     /// Index of the next record.
     next: usize,
+    /// Whether the file names its records with `===` headers (`cells` records only):
+    /// then a record ends at the next header, not after its last row.
+    headered: bool,
+    /// Whether the lines up to the next header are skipped: a `---` section, or the
+    /// rest of a record that failed.
+    skipping: bool,
 }
 
 impl Splitter {
@@ -197,6 +256,8 @@ impl Splitter {
             current: None,
             invalid: None,
             next: 0,
+            headered: false,
+            skipping: false,
         }
     }
 
@@ -212,6 +273,7 @@ impl Splitter {
             index,
             text: String::new(),
             line,
+            name: None,
             raw: String::new(),
             rows: Vec::new(),
             lines: 0,
@@ -249,6 +311,9 @@ impl Splitter {
                 Self::push_raw(rec, line);
             }
             return None;
+        }
+        if let Some((k, r, c)) = self.ty.cells_shape() {
+            return self.push_cells(no, line, trimmed, (k, r, c));
         }
         match self.ty {
             ParamType::Grid(Some((r, c))) => {
@@ -333,7 +398,13 @@ impl Splitter {
         byte: u8,
     ) -> Option<Result<Record, BadRecord>> {
         let line = line.strip_suffix('\r').unwrap_or(line);
+        if self.skipping {
+            // Inside a `---` section or the rest of a failed record: not read at all.
+            return None;
+        }
         let blocks = matches!(self.ty, ParamType::Grid(None) | ParamType::Ints);
+        // The rest of a named record that fails here is skipped, up to the next header.
+        self.skipping = self.headered;
         let mut rec = match self.current.take() {
             Some(rec) => rec,
             None => self.start(no),
@@ -374,6 +445,9 @@ impl Splitter {
     /// Ends the file: the record in progress, if any.
     pub fn finish(&mut self) -> Option<Result<Record, BadRecord>> {
         let rec = self.current.take()?;
+        if let Some((k, r, _)) = self.ty.cells_shape() {
+            return Some(self.close_cells(rec, k * r, None));
+        }
         if let ParamType::Grid(Some((r, _))) = self.ty {
             let found = rec.rows.len();
             let at = rec.rows.first().map_or(0, |&(_, raw)| raw)..rec.raw.len();
@@ -390,6 +464,157 @@ impl Splitter {
         }
         Some(self.finish_record(rec))
     }
+}
+
+impl Splitter {
+    /// [`Splitter::push`] for `cells` records: `shape` is (grids, rows, columns).
+    fn push_cells(
+        &mut self,
+        no: usize,
+        line: &str,
+        trimmed: &str,
+        (k, r, c): (usize, usize, usize),
+    ) -> Option<Result<Record, BadRecord>> {
+        let total = k * r;
+        if let Some(rest) = trimmed.strip_prefix("===") {
+            // A header ends the record before it and starts its own. A header without
+            // a name still separates records.
+            self.headered = true;
+            self.skipping = false;
+            let done = self
+                .current
+                .take()
+                .map(|rec| self.close_cells(rec, total, Some((line, "the next record starts"))));
+            let mut rec = self.start(no);
+            Self::push_raw(&mut rec, line);
+            rec.name = rest.split_whitespace().next().map(str::to_string);
+            self.current = Some(rec);
+            return done;
+        }
+        if self.headered && trimmed.starts_with("---") {
+            // A section the record does not read: it ends the record's own lines.
+            self.skipping = true;
+            return self
+                .current
+                .take()
+                .map(|rec| self.close_cells(rec, total, Some((line, "its `---` section starts"))));
+        }
+        if self.skipping {
+            return None;
+        }
+        if trimmed.is_empty() {
+            if let Some(rec) = &mut self.current {
+                Self::push_raw(rec, line);
+            }
+            return None;
+        }
+        let mut rec = match self.current.take() {
+            Some(rec) => rec,
+            None => self.start(no),
+        };
+        let at = Self::push_raw(&mut rec, line);
+        let start = at + offset_in(line, trimmed);
+        let blame = start..start + trimmed.len();
+        let filled = rec.rows.len();
+        let size = if filled % r == 0 && filled < total {
+            size_line(trimmed, c)
+        } else {
+            None
+        };
+        let message = match size {
+            Some(dims) if dims == (r, c) => {
+                // The size line of the next grid: it says what we know already.
+                self.current = Some(rec);
+                return None;
+            }
+            Some((a, b)) => format!(
+                "the size line says {a} rows of {b} cells, but `{}` has grids of {r} rows of {c} cells",
+                self.ty.written()
+            ),
+            None if filled == total => format!(
+                "the record has more than its {total} rows ({})",
+                grids_described(k, r, c)
+            ),
+            None => {
+                let n = trimmed.split_whitespace().count();
+                if n == c {
+                    Self::push_row(&mut rec, at, line, trimmed);
+                    if !self.headered && rec.rows.len() == total {
+                        return Some(self.finish_record(rec));
+                    }
+                    self.current = Some(rec);
+                    return None;
+                }
+                format!("expected a row of {c} cells separated by spaces, found {n}")
+            }
+        };
+        self.invalid = None;
+        self.skipping = self.headered;
+        Some(Err(BadRecord::new(
+            rec.index, rec.line, &rec.raw, blame, message,
+        )
+        .named(rec.name.as_deref())))
+    }
+
+    /// Ends a `cells` record of `total` rows at the end of the file (`end` is `None`)
+    /// or at a line that ends it and why (the next record starts): the record, or why
+    /// it is short, blaming the line that ended it or the whole record.
+    fn close_cells(
+        &mut self,
+        mut rec: Record,
+        total: usize,
+        end: Option<(&str, &str)>,
+    ) -> Result<Record, BadRecord> {
+        let found = rec.rows.len();
+        if found == total {
+            return self.finish_record(rec);
+        }
+        let (k, r, c) = self.ty.cells_shape().unwrap_or((1, total, 0));
+        let (at, why) = match end {
+            Some((line, why)) => {
+                let at = Self::push_raw(&mut rec, line);
+                let trimmed = line.trim();
+                let start = at + offset_in(line, trimmed);
+                (start..start + trimmed.len(), why)
+            }
+            None => (
+                rec.rows.first().map_or(0, |&(_, raw)| raw)..rec.raw.len(),
+                "the file ends",
+            ),
+        };
+        self.invalid = None;
+        Err(BadRecord::new(
+            rec.index,
+            rec.line,
+            &rec.raw,
+            at,
+            format!(
+                "{why} in the middle of the record: expected {total} rows ({}), found {found}",
+                grids_described(k, r, c)
+            ),
+        )
+        .named(rec.name.as_deref()))
+    }
+}
+
+/// "2 grids of 9 rows of 9 cells", for messages.
+fn grids_described(k: usize, r: usize, c: usize) -> String {
+    match k {
+        1 => format!("a grid of {r} rows of {c} cells"),
+        k => format!("{k} grids of {r} rows of {c} cells"),
+    }
+}
+
+/// The rows and columns a size line `R C` gives, when `line` is one. In a grid of two
+/// columns such a line is a row, not a size line.
+fn size_line(line: &str, cols: usize) -> Option<(usize, usize)> {
+    if cols == 2 {
+        return None;
+    }
+    let mut words = line.split_whitespace();
+    let r = words.next()?.parse().ok()?;
+    let c = words.next()?.parse().ok()?;
+    words.next().is_none().then_some((r, c))
 }
 
 /// Where `part` (a slice of `whole`) starts in `whole`.
@@ -481,6 +706,7 @@ pub fn parse_text(text: &str, ty: &ParamType) -> Result<Value, ShapeError> {
             };
             Ok(Value::list(rows))
         }
+        ParamType::Cells { grids, rows, cols } => parse_cells(text, *grids, *rows, *cols),
         ParamType::List | ParamType::Set | ParamType::Map => Err(err(
             None,
             format!(
@@ -489,6 +715,84 @@ pub fn parse_text(text: &str, ty: &ParamType) -> Result<Value, ShapeError> {
             ),
         )),
     }
+}
+
+/// Reads `cells` text: grids of `rows` lines of `cols` space-separated cells, each grid
+/// perhaps after its size line; `grids` of them, or one when `grids` is `None`.
+fn parse_cells(
+    text: &str,
+    grids: Option<usize>,
+    rows: usize,
+    cols: usize,
+) -> Result<Value, ShapeError> {
+    let k = grids.unwrap_or(1);
+    let mut out: Vec<Value> = Vec::with_capacity(k);
+    let mut grid: Vec<Value> = Vec::with_capacity(rows);
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let at = Some(range_in(text, line));
+        if out.len() == k {
+            return Err(ShapeError {
+                at,
+                message: format!(
+                    "the record has more than its {} rows ({})",
+                    k * rows,
+                    grids_described(k, rows, cols)
+                ),
+            });
+        }
+        if grid.is_empty()
+            && let Some((a, b)) = size_line(line, cols)
+        {
+            if (a, b) != (rows, cols) {
+                return Err(ShapeError {
+                    at,
+                    message: format!(
+                        "the size line says {a} rows of {b} cells, but the grids have {rows} rows of {cols} cells"
+                    ),
+                });
+            }
+            continue;
+        }
+        let cells: Vec<Value> = line.split_whitespace().map(Value::str).collect();
+        if cells.len() != cols {
+            return Err(ShapeError {
+                at,
+                message: format!(
+                    "expected a row of {cols} cells separated by spaces, found {}",
+                    cells.len()
+                ),
+            });
+        }
+        grid.push(Value::list(cells));
+        if grid.len() == rows {
+            out.push(Value::list(std::mem::take(&mut grid)));
+        }
+    }
+    if out.len() < k {
+        let found = out.len() * rows + grid.len();
+        return Err(ShapeError {
+            at: None,
+            message: format!(
+                "expected {} rows ({}), found {found}",
+                k * rows,
+                grids_described(k, rows, cols)
+            ),
+        });
+    }
+    Ok(match grids {
+        Some(_) => Value::list(out),
+        None => out.pop().unwrap_or_else(|| Value::list(Vec::new())),
+    })
+}
+
+/// Whether `v` is a grid of `rows` lists of `cols` strings.
+fn is_cell_grid(v: &Value, rows: usize, cols: usize) -> bool {
+    let Value::List(rs) = v else { return false };
+    rs.len() == rows
+        && rs.iter().all(|row| match row {
+            Value::List(cs) => cs.len() == cols && cs.iter().all(|c| c.as_str().is_some()),
+            _ => false,
+        })
 }
 
 /// Checks a value against a type, converting strings for text-based types (a `"""`
@@ -505,7 +809,16 @@ pub fn conform(value: Value, ty: &ParamType) -> Result<Value, ShapeError> {
         | (ParamType::List, Value::List(_))
         | (ParamType::Set, Value::Set(_))
         | (ParamType::Map, Value::Map(_)) => Ok(value),
-        (ParamType::Grid(_) | ParamType::Ints, Value::Str(s)) => parse_text(s, ty),
+        (ParamType::Grid(_) | ParamType::Ints | ParamType::Cells { .. }, Value::Str(s)) => {
+            parse_text(s, ty)
+        }
+        (ParamType::Cells { grids, rows, cols }, Value::List(gs)) => {
+            let fits = match grids {
+                None => is_cell_grid(&value, *rows, *cols),
+                Some(k) => gs.len() == *k && gs.iter().all(|g| is_cell_grid(g, *rows, *cols)),
+            };
+            if fits { Ok(value) } else { Err(wrong(&value)) }
+        }
         (ParamType::Grid(dims), Value::List(rows)) => {
             let text: Option<Vec<&str>> = rows.iter().map(Value::as_str).collect();
             let Some(text) = text else {
@@ -532,6 +845,13 @@ fn described(ty: &ParamType) -> String {
         ParamType::Grid(None) => "a grid (rows of characters)".into(),
         ParamType::Grid(Some((r, c))) => format!("a grid of {r} rows and {c} columns"),
         ParamType::Ints => "a list of integers".into(),
+        ParamType::Cells { grids, rows, cols } => {
+            let one = format!("a grid of {rows} rows of {cols} cells (lists of strings)");
+            match grids {
+                None => one,
+                Some(k) => format!("a list of {k} grids of {rows} rows of {cols} cells"),
+            }
+        }
     }
 }
 
@@ -623,6 +943,83 @@ mod tests {
         assert_eq!(&e.raw[e.at.clone()], "\u{fffd}");
         assert!(sp.push(4, "5").is_none());
         assert_eq!(sp.finish().unwrap().unwrap().text, "5");
+        assert_eq!(sp.records(), 2);
+    }
+
+    #[test]
+    fn cells_records_read_named_sections_and_size_lines() {
+        let ty = ParamType::Cells {
+            grids: Some(2),
+            rows: 2,
+            cols: 3,
+        };
+        let text = "# head\n=== a_1 notes=1\n2 3\n1 - 10\n- 2 -\nx x y\nx y y\n--- solution\n2 3\n1 2 3\n=== b\n\n1 2 3\n4 5 6\n2 3\na a a\nb b b\n";
+        let recs: Vec<Record> = split(text, &ty).into_iter().map(Result::unwrap).collect();
+        assert_eq!(recs.len(), 2);
+        assert_eq!((recs[0].name.as_deref(), recs[0].line), (Some("a_1"), 2));
+        assert_eq!(recs[1].name.as_deref(), Some("b"));
+        let v = recs[0].parse(&ty).unwrap();
+        assert_eq!(
+            v.to_string(),
+            r#"[[["1", "-", "10"], ["-", "2", "-"]], [["x", "x", "y"], ["x", "y", "y"]]]"#
+        );
+        // Without headers a record ends after its last row.
+        let one = ParamType::Cells {
+            grids: None,
+            rows: 2,
+            cols: 2,
+        };
+        let recs = split("a b\nc d\n\ne f\ng h\n", &one);
+        assert_eq!(recs.len(), 2);
+        let v = recs[1].clone().unwrap().parse(&one).unwrap();
+        assert_eq!(v.to_string(), r#"[["e", "f"], ["g", "h"]]"#);
+    }
+
+    #[test]
+    fn bad_cells_records_blame_their_line_and_keep_their_name() {
+        let ty = ParamType::Cells {
+            grids: None,
+            rows: 2,
+            cols: 3,
+        };
+        let (word, line) = blamed("=== a\n3 3\n1 2 3\n", &ty);
+        assert_eq!((word.as_str(), line), ("3 3", 2));
+        let e = split("=== a\n1 x\n=== b\n1 2 3\n4 5 6\n", &ty);
+        let bad = e[0].clone().unwrap_err();
+        assert_eq!((bad.name.as_deref(), bad.line), (Some("a"), 2));
+        assert!(bad.message.contains("found 2"), "{}", bad.message);
+        // The failed record's other lines are skipped; the next record is read.
+        assert_eq!(e[1].clone().unwrap().name.as_deref(), Some("b"));
+        let short = split("=== a\n1 2 3\n--- x\n", &ty)[0].clone().unwrap_err();
+        assert_eq!((&short.raw[short.at.clone()], short.line), ("--- x", 3));
+        let end = split("=== a\n1 2 3\n", &ty)[0].clone().unwrap_err();
+        assert!(end.message.starts_with("the file ends"), "{}", end.message);
+        let long = split("=== a\n1 2 3\n1 2 3\n1 2 3\n", &ty)[0]
+            .clone()
+            .unwrap_err();
+        assert_eq!(long.line, 4);
+        // A default written as text: size lines are read there too.
+        let v = parse_text("2 3\n1 2 3\n4 5 6", &ty).unwrap();
+        assert_eq!(v.len(), Some(2));
+        assert!(parse_text("1 2 3", &ty).is_err());
+        assert!(conform(v, &ty).is_ok());
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_in_a_skipped_section_are_not_a_record() {
+        let ty = ParamType::Cells {
+            grids: None,
+            rows: 1,
+            cols: 2,
+        };
+        let mut sp = Splitter::new(ty);
+        assert!(sp.push(1, "=== a").is_none());
+        assert!(sp.push(2, "1 2").is_none());
+        assert_eq!(sp.push(3, "--- solution").unwrap().unwrap().text, "1 2");
+        assert!(sp.push_invalid(4, "\u{fffd} 2", 0, 0xff).is_none());
+        assert!(sp.push(5, "=== b").is_none());
+        assert!(sp.push_invalid(6, "\u{fffd} 2", 0, 0xff).unwrap().is_err());
+        assert!(sp.finish().is_none());
         assert_eq!(sp.records(), 2);
     }
 

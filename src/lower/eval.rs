@@ -226,6 +226,19 @@ impl<'m> Env<'m> {
         out
     }
 
+    /// The visible local bindings, outermost first, each name once, with their values
+    /// as they are: cheap to keep (compound values are shared) and rendered only if a
+    /// diagnostic shows them.
+    pub fn binding_values(&self) -> Vec<(&'m str, Value)> {
+        let mut out = Vec::new();
+        for (i, (name, value)) in self.locals.iter().enumerate() {
+            if !self.locals[i + 1..].iter().any(|(n, _)| n == name) {
+                out.push((*name, value.clone()));
+            }
+        }
+        out
+    }
+
     /// Number of local bindings; pair with [`Env::truncate`] to pop a scope.
     pub fn depth(&self) -> usize {
         self.locals.len()

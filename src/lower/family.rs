@@ -3,14 +3,20 @@
 //! Each family is a comprehension; each binding of its clauses makes one item or one
 //! option. An item or option is identified by its family and its index values (the
 //! *key*), and named `family[i,j,k]` for people. Every item and option remembers the
-//! declaration and the loop values that made it ([`Origin::Model`]).
+//! declaration that made it ([`Origin::Model`]); [`Families`] keeps the index values of
+//! each (in [`KeyIndex`]) and the loop values that made each item.
 //!
 //! A family stops at its first error (the next iterations would most likely repeat
 //! it), but every family is lowered, so one run reports one error per broken family.
 
 use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::Arc;
 
-use rustc_hash::FxHashMap;
+use std::hash::{Hash, Hasher};
+
+use hashbrown::HashTable;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::diag::Diagnostics;
 use crate::diag::report::Report;
@@ -20,18 +26,121 @@ use crate::lower::value::Value;
 use crate::problem::{Bounds, Entry, ItemId, ItemKind, Opt, OptionId, Origin, Problem};
 use crate::source::Span;
 use crate::syntax::ast::{
-    BoundsExpr, CoverEntry, Decl, ForceDecl, Ident, ItemClass, ItemDecl, OptionDecl, Paint,
+    BoundsExpr, CoverEntry, Decl, ExprKind, ForceDecl, Ident, ItemClass, ItemDecl, OptionDecl,
+    Paint,
 };
 
 /// Ids of items (or options, or anything else) by family and index values: what
 /// identifies an item or option in a model.
 ///
-/// One hash map per family, keyed by the index values, so a lookup borrows the values
-/// it was given (`&[Value]`) instead of building a key: forcing a sudoku's clues looks
-/// up 81 options per record.
+/// A family's index values lie end to end in one arena (a family's index has the same
+/// number of values for every member), as plain integers while every value is one, and
+/// a hash table holds member numbers, hashed by their values. A member costs its values,
+/// its id and a few bytes of table, not a boxed key and a map entry each: a family of a
+/// million options is common. A lookup borrows the values it was given (`&[Value]`)
+/// instead of building a key: forcing a sudoku's clues looks up 81 options per record.
 #[derive(Clone, Debug)]
 pub struct KeyIndex<V> {
-    by_family: Vec<FxHashMap<Box<[Value]>, V>>,
+    by_family: Vec<FamilyIndex<V>>,
+}
+
+/// The members of one family.
+#[derive(Clone, Debug)]
+struct FamilyIndex<V> {
+    /// Values per member (the length of the family's index).
+    width: usize,
+    /// The index values of every member, `width` each, in insertion order.
+    keys: Keys,
+    /// The id of every member.
+    ids: Vec<V>,
+    /// Member numbers, hashed by their index values.
+    table: HashTable<u32>,
+}
+
+/// The index values of a family's members, end to end.
+#[derive(Clone, Debug)]
+enum Keys {
+    /// Every value so far is an integer (most families: `cell[r, c]`).
+    Ints(Vec<i64>),
+    /// Any values.
+    Values(Vec<Value>),
+}
+
+impl<V> Default for FamilyIndex<V> {
+    fn default() -> Self {
+        FamilyIndex {
+            width: 0,
+            keys: Keys::Ints(Vec::new()),
+            ids: Vec::new(),
+            table: HashTable::new(),
+        }
+    }
+}
+
+impl<V: Copy> FamilyIndex<V> {
+    /// Whether member `m` has the index `index` (of the family's width).
+    fn is(&self, m: usize, index: &[Value]) -> bool {
+        let at = m * self.width..(m + 1) * self.width;
+        match &self.keys {
+            Keys::Ints(xs) => xs[at]
+                .iter()
+                .zip(index)
+                .all(|(x, v)| matches!(v, Value::Int(y) if x == y)),
+            Keys::Values(vs) => &vs[at] == index,
+        }
+    }
+
+    /// The index values of member `m`.
+    fn key(&self, m: usize) -> Vec<Value> {
+        let at = m * self.width..(m + 1) * self.width;
+        match &self.keys {
+            Keys::Ints(xs) => xs[at].iter().map(|&x| Value::Int(x)).collect(),
+            Keys::Values(vs) => vs[at].to_vec(),
+        }
+    }
+
+    /// The hash of member `m`'s index, equal to [`hash_of`] of its values.
+    fn hash_member(keys: &Keys, width: usize, m: usize) -> u64 {
+        let at = m * width..(m + 1) * width;
+        match keys {
+            Keys::Ints(xs) => hash_ints(&xs[at]),
+            Keys::Values(vs) => hash_of(&vs[at]),
+        }
+    }
+
+    fn find(&self, index: &[Value]) -> Option<usize> {
+        if index.len() != self.width || self.ids.is_empty() {
+            return None;
+        }
+        self.table
+            .find(hash_of(index), |&m| self.is(m as usize, index))
+            .map(|&m| m as usize)
+    }
+}
+
+/// The hash of a family's index values. Integers hash alike whether they are stored as
+/// values or as plain integers.
+fn hash_of(index: &[Value]) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    for v in index {
+        match v {
+            Value::Int(x) => h.write_i64(*x),
+            other => {
+                h.write_u8(0xff);
+                other.hash(&mut h);
+            }
+        }
+    }
+    h.finish()
+}
+
+/// [`hash_of`] of integers.
+fn hash_ints(xs: &[i64]) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    for &x in xs {
+        h.write_i64(x);
+    }
+    h.finish()
 }
 
 impl<V> Default for KeyIndex<V> {
@@ -45,7 +154,8 @@ impl<V> Default for KeyIndex<V> {
 impl<V: Copy> KeyIndex<V> {
     /// The entry of `family` at `index`.
     pub fn get(&self, family: usize, index: &[Value]) -> Option<V> {
-        self.by_family.get(family)?.get(index).copied()
+        let f = self.by_family.get(family)?;
+        f.find(index).map(|m| f.ids[m])
     }
 
     /// Whether `family` has an entry at `index`.
@@ -58,36 +168,77 @@ impl<V: Copy> KeyIndex<V> {
     /// for `1`) or the other way round: what a lookup that failed most likely meant.
     /// The least such index in value order, so the answer does not depend on hashing.
     /// Scans the family: call it only when a lookup has failed.
-    pub fn near_miss(&self, family: usize, index: &[Value]) -> Option<&[Value]> {
-        self.by_family
-            .get(family)?
-            .keys()
-            .filter(|k| {
-                k.len() == index.len() && k.iter().zip(index).all(|(a, b)| same_but_kind(a, b))
-            })
+    pub fn near_miss(&self, family: usize, index: &[Value]) -> Option<Vec<Value>> {
+        let f = self.by_family.get(family)?;
+        if f.width != index.len() {
+            return None;
+        }
+        (0..f.ids.len())
+            .map(|m| f.key(m))
+            .filter(|k| k.iter().zip(index).all(|(a, b)| same_but_kind(a, b)))
             .min()
-            .map(|k| &k[..])
     }
 
-    /// Every entry of `family`, in no particular order.
-    pub fn entries(&self, family: usize) -> impl Iterator<Item = (&[Value], V)> {
+    /// Every entry of `family`, in the order they were added.
+    pub fn entries(&self, family: usize) -> impl Iterator<Item = (Vec<Value>, V)> + '_ {
         self.by_family
             .get(family)
             .into_iter()
-            .flat_map(|m| m.iter().map(|(k, &v)| (&k[..], v)))
+            .flat_map(|f| (0..f.ids.len()).map(move |m| (f.key(m), f.ids[m])))
     }
 
     /// How many entries `family` has.
     pub fn count(&self, family: usize) -> usize {
-        self.by_family.get(family).map_or(0, |m| m.len())
+        self.by_family.get(family).map_or(0, |f| f.ids.len())
     }
 
-    /// Adds an entry.
+    /// Adds an entry, even when `index` is there already (then [`KeyIndex::get`] finds
+    /// either). A family's indexes all have the length of its first one (the family's
+    /// index list); an index of another length is not added.
     pub fn insert(&mut self, family: usize, index: &[Value], v: V) {
+        self.add(family, index, v, false);
+    }
+
+    /// Adds an entry unless `index` is there already; whether it was added. One lookup
+    /// where [`KeyIndex::contains`] and [`KeyIndex::insert`] would make two.
+    pub fn insert_new(&mut self, family: usize, index: &[Value], v: V) -> bool {
+        self.add(family, index, v, true)
+    }
+
+    fn add(&mut self, family: usize, index: &[Value], v: V, unique: bool) -> bool {
         if self.by_family.len() <= family {
-            self.by_family.resize_with(family + 1, FxHashMap::default);
+            self.by_family.resize_with(family + 1, FamilyIndex::default);
         }
-        self.by_family[family].insert(index.into(), v);
+        let f = &mut self.by_family[family];
+        if f.ids.is_empty() {
+            f.width = index.len();
+        } else if index.len() != f.width {
+            return false;
+        }
+        let Ok(member) = u32::try_from(f.ids.len()) else {
+            return false; // 2^32 members: the size limit and the memory budget stop far sooner
+        };
+        let hash = hash_of(index);
+        if unique && f.table.find(hash, |&m| f.is(m as usize, index)).is_some() {
+            return false;
+        }
+        match &mut f.keys {
+            Keys::Ints(xs) if index.iter().all(|v| matches!(v, Value::Int(_))) => {
+                xs.extend(index.iter().filter_map(Value::as_int));
+            }
+            Keys::Ints(xs) => {
+                let mut vs: Vec<Value> = xs.iter().map(|&x| Value::Int(x)).collect();
+                vs.extend_from_slice(index);
+                f.keys = Keys::Values(vs);
+            }
+            Keys::Values(vs) => vs.extend_from_slice(index),
+        }
+        f.ids.push(v);
+        let (keys, width) = (&f.keys, f.width);
+        f.table.insert_unique(hash, member, |&m| {
+            FamilyIndex::<V>::hash_member(keys, width, m as usize)
+        });
+        true
     }
 }
 
@@ -153,9 +304,91 @@ pub struct PaintCell {
     pub row: i64,
     /// Column.
     pub col: i64,
-    /// The text shown.
-    pub text: String,
+    /// The text shown (shared: a million queens paint one `Q`).
+    pub text: Arc<str>,
 }
+
+/// The cells each option paints, by option id, end to end in one list: an option costs
+/// its cells and an offset, not a list of its own.
+#[derive(Clone, Debug, Default)]
+pub struct Paints {
+    /// Where the cells of each option end in `cells`; they start where the previous
+    /// option's end.
+    ends: Vec<usize>,
+    cells: Vec<PaintCell>,
+}
+
+/// The texts painted while lowering, so each is stored once.
+#[derive(Default)]
+struct Texts {
+    /// Every text painted so far.
+    all: FxHashSet<Arc<str>>,
+    /// The value painted last and its text: options of one family mostly paint the
+    /// same few values, and this spares rendering them again.
+    last: Option<(Value, Arc<str>)>,
+}
+
+impl Paints {
+    /// Paints made of the cells of each option in turn (for tests and other makers).
+    pub fn from_options(options: impl IntoIterator<Item = Vec<PaintCell>>) -> Paints {
+        let mut p = Paints::default();
+        for mut cells in options {
+            p.push(&mut cells);
+        }
+        p
+    }
+
+    /// The cells option `id` paints (none for an option beyond the list).
+    pub fn of(&self, id: OptionId) -> &[PaintCell] {
+        let k = id.index();
+        match self.ends.get(k) {
+            Some(&end) => &self.cells[if k == 0 { 0 } else { self.ends[k - 1] }..end],
+            None => &[],
+        }
+    }
+
+    /// How many options the list covers.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether no option is in the list.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Adds the cells of the next option, taking them from `cells`.
+    pub fn push(&mut self, cells: &mut Vec<PaintCell>) {
+        self.cells.append(cells);
+        self.ends.push(self.cells.len());
+    }
+}
+
+impl Texts {
+    /// The shared text of a painted value.
+    fn text(&mut self, v: &Value) -> Arc<str> {
+        if let Some((last, t)) = &self.last
+            && last == v
+        {
+            return Arc::clone(t);
+        }
+        let text = v.to_string();
+        let t = match self.all.get(text.as_str()) {
+            Some(t) => Arc::clone(t),
+            None => {
+                let t: Arc<str> = Arc::from(text);
+                self.all.insert(Arc::clone(&t));
+                t
+            }
+        };
+        self.last = Some((v.clone(), Arc::clone(&t)));
+        t
+    }
+}
+
+/// The loop variables visible where an item was made, outermost first, with their
+/// values.
+pub type Bindings = Box<[(Rc<str>, Value)]>;
 
 /// The lowered families: the problem plus what maps it back to the model.
 #[derive(Clone, Debug, Default)]
@@ -169,13 +402,17 @@ pub struct Families {
     /// Options dropped because they cover no primary item, for better messages.
     pub dropped: KeyIndex<Span>,
     /// The cells each option paints, by option id.
-    pub paints: Vec<Vec<PaintCell>>,
+    pub paints: Paints,
     /// The background cells of every solution (`canvas` declarations).
     pub canvas: Vec<PaintCell>,
     /// Which item families are colored, by declaration index.
     pub colored: Vec<usize>,
     /// The symmetry group the model declares (`symmetry`), if it declares one.
     pub symmetry: Option<crate::symmetry::Group>,
+    /// The loop values that made each item, by item id: visible names, outermost
+    /// first, each with its value (shared, not copied), rendered only when a diagnostic
+    /// shows them ("`cell[0,8]` is made here with r = 0, c = 8").
+    pub item_bindings: Vec<Bindings>,
 }
 
 /// `family[a,b,c]`, the way items and options are named.
@@ -196,11 +433,8 @@ pub fn display_name(family: &str, index: &[Value]) -> String {
     s
 }
 
-fn origin(env: &Env<'_>, decl: Span) -> Origin {
-    Origin::Model {
-        decl,
-        bindings: env.bindings(),
-    }
+fn origin(decl: Span) -> Origin {
+    Origin::Model { decl }
 }
 
 fn too_many(env: &Env<'_>, what: &str, limit: usize, span: Span) -> EvalError {
@@ -237,6 +471,7 @@ pub fn lower_families<'m>(env: &mut Env<'m>) -> Result<(Families, Diagnostics), 
     let mut fam = Families::default();
     let mut errors: Vec<Report> = Vec::new();
     let mut warnings = Diagnostics::new();
+    let mut texts = Texts::default();
     // A broken `let` read by several families fails in each of them; say it once.
     let add = |errors: &mut Vec<Report>, e: EvalError| {
         let primary = |r: &Report| r.labels.iter().find(|l| l.primary).map(|l| l.span);
@@ -263,7 +498,7 @@ pub fn lower_families<'m>(env: &mut Env<'m>) -> Result<(Families, Diagnostics), 
         if let Decl::Option(opt) = d
             && !items_failed
         {
-            match lower_options(env, i, opt, &mut fam) {
+            match lower_options(env, i, opt, &mut fam, &mut texts) {
                 Ok(Some(w)) => warnings.push(w),
                 Ok(None) => {}
                 Err(e) => add(&mut errors, e),
@@ -273,7 +508,7 @@ pub fn lower_families<'m>(env: &mut Env<'m>) -> Result<(Families, Diagnostics), 
     for d in &model.decls {
         if let Decl::Canvas(paint) = d {
             let mut cells = std::mem::take(&mut fam.canvas);
-            if let Err(e) = paint_cells(env, paint, &mut cells) {
+            if let Err(e) = paint_cells(env, paint, &mut texts, &mut cells) {
                 add(&mut errors, e);
             }
             fam.canvas = cells;
@@ -317,6 +552,8 @@ fn lower_items<'m>(
     let limit = env.size_limit;
     let mut made = 0usize;
     let mut index = Vec::with_capacity(item.index.len());
+    // One shared copy of each loop variable's name for the family's bindings.
+    let mut names: FxHashMap<&'m str, Rc<str>> = FxHashMap::default();
     env.for_each(&item.clauses, &mut |env| {
         made += 1;
         if made > limit {
@@ -337,7 +574,8 @@ fn lower_items<'m>(
         };
         let name = display_name(&item.name.name, &index);
         let span = item.index.first().map_or(item.name.span, |f| item.name.span.to(f.span));
-        if fam.items.contains(decl, &index) {
+        let id = ItemId(fam.problem.items.len() as u32);
+        if !fam.items.insert_new(decl, &index, id) {
             return Err(env.error(
                 "E0406",
                 format!("item `{name}` is made twice by this family"),
@@ -347,8 +585,14 @@ fn lower_items<'m>(
             .add_help("each binding of an item family must give a different index; add the distinguishing loop variable to the index")
             .into());
         }
-        let id = fam.problem.add_item(name, kind, origin(env, item.name.span));
-        fam.items.insert(decl, &index, id);
+        let added = fam.problem.add_item(name, kind, origin(item.name.span));
+        debug_assert_eq!(added, id);
+        let bindings = env
+            .binding_values()
+            .into_iter()
+            .map(|(n, v)| (Rc::clone(names.entry(n).or_insert_with(|| Rc::from(n))), v))
+            .collect();
+        fam.item_bindings.push(bindings);
         Ok(())
     })
 }
@@ -399,9 +643,16 @@ fn lower_options<'m>(
     decl: usize,
     opt: &'m OptionDecl,
     fam: &mut Families,
+    texts: &mut Texts,
 ) -> EvalResult<Option<Report>> {
     let limit = env.size_limit;
+    // The item family of each entry, looked up once rather than for every option.
     let names = family_indexes(env);
+    let cover_families: Vec<Option<usize>> = opt
+        .covers
+        .iter()
+        .map(|c| names.get(&c.family.name).copied())
+        .collect();
     let mut made = 0usize;
     let mut dropped = 0usize;
     // Entries and painted cells of the whole family: each costs an evaluation, and an
@@ -411,6 +662,7 @@ fn lower_options<'m>(
     let mut first_dropped: Option<String> = None;
     let mut entries: Vec<(Entry, Span)> = Vec::new();
     let (mut index, mut key) = (Vec::with_capacity(opt.index.len()), Vec::new());
+    let mut cells = Vec::new();
     env.for_each(&opt.clauses, &mut |env| {
         made += 1;
         if made > limit {
@@ -421,16 +673,16 @@ fn lower_options<'m>(
         }
         eval_index_into(env, &opt.index, &mut index)?;
         entries.clear();
-        for cover in &opt.covers {
-            collect_cover(env, cover, &names, fam, &mut key, &mut entries)?;
+        for (cover, &family) in opt.covers.iter().zip(&cover_families) {
+            collect_cover(env, cover, family, fam, &mut key, &mut entries)?;
         }
         let cost = match &opt.cost {
             Some(e) => Some(env.eval_int(e, "a cost")?),
             None => None,
         };
-        let mut cells = Vec::new();
+        cells.clear();
         for paint in &opt.paints {
-            paint_cells(env, paint, &mut cells)?;
+            paint_cells(env, paint, texts, &mut cells)?;
         }
         parts += entries.len() + cells.len();
         if parts > limit {
@@ -453,7 +705,9 @@ fn lower_options<'m>(
             fam.dropped.insert(decl, &index, opt.name.span);
             return Ok(());
         }
-        if fam.options.contains(decl, &index) {
+        // The id the option gets: the next one.
+        let id = OptionId(fam.problem.options.len() as u32);
+        if !fam.options.insert_new(decl, &index, id) {
             return Err(env.error(
                 "E0406",
                 format!("option `{name}` is made twice by this family"),
@@ -463,14 +717,14 @@ fn lower_options<'m>(
             .add_help("each binding of an option family must give a different index; add the distinguishing loop variable to the index")
             .into());
         }
-        let id = fam.problem.add_option(Opt {
+        let added = fam.problem.add_option(Opt {
             name: Some(name),
             entries: entries.iter().map(|(e, _)| *e).collect(),
             cost,
-            origin: origin(env, opt.name.span),
+            origin: origin(opt.name.span),
         });
-        fam.options.insert(decl, &index, id);
-        fam.paints.push(cells);
+        debug_assert_eq!(added, id);
+        fam.paints.push(&mut cells);
         Ok(())
     })?;
     Ok(first_dropped.map(|example| {
@@ -489,26 +743,43 @@ fn lower_options<'m>(
     }))
 }
 
-/// Evaluates a `paint` (or `canvas`) clause, adding its cells to `out`.
+/// Evaluates a `paint` (or `canvas`) clause, adding its cells to `out` (with their
+/// texts shared through `texts`).
 fn paint_cells<'m>(
     env: &mut Env<'m>,
     paint: &'m Paint,
+    texts: &mut Texts,
     out: &mut Vec<PaintCell>,
 ) -> EvalResult<()> {
     env.for_each(&paint.clauses, &mut |env| {
-        let cell = env.eval(&paint.cell)?;
-        let (row, col) = match &cell {
-            Value::Tuple(xs) if xs.len() == 2 => match (xs[0].as_int(), xs[1].as_int()) {
-                (Some(r), Some(c)) => (r, c),
-                _ => return Err(paint_cell_error(env, &cell, paint.cell.span)),
-            },
-            _ => return Err(paint_cell_error(env, &cell, paint.cell.span)),
+        let (row, col) = match &paint.cell.kind {
+            // `(r, c)` as written: its two integers, without building the tuple.
+            ExprKind::Tuple(xs) if xs.len() == 2 => {
+                let (r, c) = (env.eval(&xs[0])?, env.eval(&xs[1])?);
+                match (r.as_int(), c.as_int()) {
+                    (Some(r), Some(c)) => (r, c),
+                    _ => {
+                        let cell = Value::tuple(vec![r, c]);
+                        return Err(paint_cell_error(env, &cell, paint.cell.span));
+                    }
+                }
+            }
+            _ => {
+                let cell = env.eval(&paint.cell)?;
+                match &cell {
+                    Value::Tuple(xs) if xs.len() == 2 => match (xs[0].as_int(), xs[1].as_int()) {
+                        (Some(r), Some(c)) => (r, c),
+                        _ => return Err(paint_cell_error(env, &cell, paint.cell.span)),
+                    },
+                    _ => return Err(paint_cell_error(env, &cell, paint.cell.span)),
+                }
+            }
         };
         let v = env.eval(&paint.value)?;
         out.push(PaintCell {
             row,
             col,
-            text: v.to_string(),
+            text: texts.text(&v),
         });
         Ok(())
     })
@@ -536,15 +807,17 @@ fn family_indexes(env: &Env<'_>) -> HashMap<String, usize> {
         .collect()
 }
 
+/// Adds the entries of `cover` to `entries`; `family` is its item family's declaration
+/// index (`None` when its name is not an item family).
 fn collect_cover<'m>(
     env: &mut Env<'m>,
     cover: &'m CoverEntry,
-    families: &HashMap<String, usize>,
+    family: Option<usize>,
     fam: &mut Families,
     index: &mut Vec<Value>,
     entries: &mut Vec<(Entry, Span)>,
 ) -> EvalResult<()> {
-    let Some(&family) = families.get(&cover.family.name) else {
+    let Some(family) = family else {
         return Err(env.error(
             "E0107",
             format!("`{}` is not an item family", cover.family.name),
@@ -563,7 +836,7 @@ fn collect_cover<'m>(
                 format!("this makes `{name}`"),
             );
             let help = match fam.items.near_miss(family, index) {
-                Some(found) => kind_mismatch_note(&cover.family.name, index, found),
+                Some(found) => kind_mismatch_note(&cover.family.name, index, &found),
                 None => format!("the family `{}` has no item with this index; restrict the loop with `where`, or widen the item family", cover.family.name),
             };
             return Err(r.add_help(help).into());
@@ -631,7 +904,7 @@ pub fn lower_force<'m>(
                     "the family makes no option with this index"
                 };
                 let help = match near {
-                    Some(found) => kind_mismatch_note(&force.family.name, &index, found),
+                    Some(found) => kind_mismatch_note(&force.family.name, &index, &found),
                     None => "check the index against the option family's `for` and `where` clauses"
                         .into(),
                 };

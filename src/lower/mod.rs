@@ -112,7 +112,7 @@ fn resolve_type<'m>(env: &mut Env<'m>, ty: &'m TypeExpr) -> eval::EvalResult<Par
         "set" => Some(ParamType::Set),
         "map" => Some(ParamType::Map),
         "ints" => Some(ParamType::Ints),
-        "grid" => None,
+        "grid" | "cells" => None,
         other => {
             return Err(env.error(
                 "E0201",
@@ -125,23 +125,40 @@ fn resolve_type<'m>(env: &mut Env<'m>, ty: &'m TypeExpr) -> eval::EvalResult<Par
     if let Some(t) = simple {
         return Ok(t);
     }
+    let dim = |env: &mut Env<'m>, e: &'m crate::syntax::ast::Expr| -> eval::EvalResult<usize> {
+        let v = env.eval_int(e, "a grid dimension")?;
+        usize::try_from(v).ok().filter(|&d| d > 0).ok_or_else(|| {
+            env.error(
+                "E0214",
+                format!("a grid dimension must be positive, found {v}"),
+                e.span,
+                "not positive",
+            )
+        })
+    };
+    if ty.name.name == "cells" {
+        return match ty.args.as_slice() {
+            [r, c] => Ok(ParamType::Cells {
+                grids: None,
+                rows: dim(env, r)?,
+                cols: dim(env, c)?,
+            }),
+            [k, r, c] => Ok(ParamType::Cells {
+                grids: Some(dim(env, k)?),
+                rows: dim(env, r)?,
+                cols: dim(env, c)?,
+            }),
+            _ => Err(env.error(
+                "E0202",
+                format!("`cells` takes 2 or 3 dimensions, found {}", ty.args.len()),
+                ty.span,
+                "write `cells[rows, columns]` or `cells[grids, rows, columns]`",
+            )),
+        };
+    }
     match ty.args.as_slice() {
         [] => Ok(ParamType::Grid(None)),
-        [r, c] => {
-            let dim =
-                |env: &mut Env<'m>, e: &'m crate::syntax::ast::Expr| -> eval::EvalResult<usize> {
-                    let v = env.eval_int(e, "a grid dimension")?;
-                    usize::try_from(v).ok().filter(|&d| d > 0).ok_or_else(|| {
-                        env.error(
-                            "E0214",
-                            format!("a grid dimension must be positive, found {v}"),
-                            e.span,
-                            "not positive",
-                        )
-                    })
-                };
-            Ok(ParamType::Grid(Some((dim(env, r)?, dim(env, c)?))))
-        }
+        [r, c] => Ok(ParamType::Grid(Some((dim(env, r)?, dim(env, c)?)))),
         _ => Err(env.error(
             "E0202",
             format!("`grid` takes 0 or 2 dimensions, found {}", ty.args.len()),
@@ -213,7 +230,10 @@ impl<'m> Lowerer<'m> {
                     types[i].as_ref().is_some_and(|(name, ty)| {
                         ty.is_record_type()
                             && !overrides.contains_key(name)
-                            && matches!(ty, ParamType::Grid(_) | ParamType::Ints)
+                            && matches!(
+                                ty,
+                                ParamType::Grid(_) | ParamType::Ints | ParamType::Cells { .. }
+                            )
                     })
                 })
                 .collect();
@@ -490,7 +510,7 @@ fn uncoverable(fam: &Families, src: &SourceFile) -> Result<(), crate::diag::Diag
     )
     .help("every primary item must be covered, so there is no solution; add options that cover it, declare the item `secondary`, or give it the bounds `: 0..1`")
     .with_source(src);
-    if let Some((span, text)) = made_here(&problem.items[first], "") {
+    if let Some((span, text)) = made_here(fam, first, "") {
         r = r.label(span, text);
     }
     Err(Box::new(r))
@@ -545,7 +565,7 @@ fn unreachable_bounds(
         first_few(&names, 6)
     ))
     .with_source(src);
-    if let Some((span, text)) = made_here(item, &format!(" with bounds `: {bounds}`")) {
+    if let Some((span, text)) = made_here(fam, i, &format!(" with bounds `: {bounds}`")) {
         r = r.label(span, text);
     }
     let mut seen = Vec::new();
@@ -571,14 +591,20 @@ fn first_few(names: &[String], shown: usize) -> String {
 
 /// The label on the declaration an item of a model comes from: "`x` is made here with
 /// r = 3, c = 0", or "`x` is declared here" and `declared` when no loop made it.
-fn made_here(item: &crate::problem::Item, declared: &str) -> Option<(crate::source::Span, String)> {
-    let crate::problem::Origin::Model { decl, bindings } = &item.origin else {
+fn made_here(fam: &Families, item: usize, declared: &str) -> Option<(crate::source::Span, String)> {
+    let it = &fam.problem.items[item];
+    let crate::problem::Origin::Model { decl } = &it.origin else {
         return None;
     };
+    let bindings = fam.item_bindings.get(item).map_or(&[][..], |b| &b[..]);
+    let item = it;
     let text = if bindings.is_empty() {
         format!("`{}` is declared here{declared}", item.name)
     } else {
-        let values: Vec<String> = bindings.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+        let values: Vec<String> = bindings
+            .iter()
+            .map(|(n, v)| format!("{n} = {v:#}"))
+            .collect();
         format!("`{}` is made here with {}", item.name, values.join(", "))
     };
     Some((*decl, text))

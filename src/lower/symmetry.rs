@@ -82,12 +82,12 @@ fn generator<'m>(
             unreachable!("the checker resolves both families of a symmetry map");
         };
         // In item order, so the first error is the same on every run.
-        let mut items: Vec<(&[Value], ItemId)> = fam.items.entries(from).collect();
+        let mut items: Vec<(Vec<Value>, ItemId)> = fam.items.entries(from).collect();
         items.sort_unstable_by_key(|&(_, id)| id);
         let mut index = Vec::with_capacity(map.index.len());
         for (key, id) in items {
             let depth = env.depth();
-            let image = map_item(env, map, key, to, fam, &mut index);
+            let image = map_item(env, map, &key, to, fam, &mut index);
             env.truncate(depth);
             let Some(image) = image? else { continue };
             if let Some(first) = moved_by[id.index()] {

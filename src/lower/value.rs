@@ -241,6 +241,23 @@ impl Value {
     pub fn write_name_part(&self, out: &mut String) {
         match self {
             Value::Str(s) => out.push_str(s),
+            // Names of a million options are mostly integers: written without `fmt`.
+            Value::Int(i) => {
+                let mut digits = [0u8; 20];
+                let (mut n, mut at) = (i.unsigned_abs(), digits.len());
+                loop {
+                    at -= 1;
+                    digits[at] = b'0' + (n % 10) as u8;
+                    n /= 10;
+                    if n == 0 {
+                        break;
+                    }
+                }
+                if *i < 0 {
+                    out.push('-');
+                }
+                out.extend(digits[at..].iter().map(|&d| char::from(d)));
+            }
             other => {
                 let _ = write!(out, "{other}");
             }
@@ -383,6 +400,12 @@ mod tests {
         Value::str("A").write_name_part(&mut name);
         Value::Int(3).write_name_part(&mut name);
         assert_eq!(name, "A3");
+        // Integers are written by hand: every sign and size as `Display` writes them.
+        for i in [0, 7, -7, 10, -105, i64::MAX, i64::MIN] {
+            let mut name = String::new();
+            Value::Int(i).write_name_part(&mut name);
+            assert_eq!(name, i.to_string());
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 pub mod json;
 
-use crate::lower::family::{Families, PaintCell};
+use crate::lower::family::{Families, PaintCell, Paints};
 use crate::problem::{OptionId, Problem};
 
 /// What an unpainted hole of a painted grid shows.
@@ -25,12 +25,8 @@ pub fn paint_grid(families: &Families, chosen: &[OptionId]) -> Option<Vec<String
 /// [`paint_grid`] from its two parts: the cells each option paints (by option id) and
 /// the canvas. For callers that keep these without the rest of the families (whose
 /// index of values cannot leave its thread).
-pub fn paint(
-    paints: &[Vec<PaintCell>],
-    canvas: &[PaintCell],
-    chosen: &[OptionId],
-) -> Option<Vec<String>> {
-    let painted = |id: &OptionId| paints.get(id.index()).map_or(&[][..], Vec::as_slice);
+pub fn paint(paints: &Paints, canvas: &[PaintCell], chosen: &[OptionId]) -> Option<Vec<String>> {
+    let painted = |id: &OptionId| paints.of(*id);
     // Later cells paint over earlier ones: the canvas first, then the options in order.
     // Sorting by (row, column, order painted) keeps that order among cells painted at
     // one place; the order makes every key distinct, so an unstable sort (no scratch
@@ -39,7 +35,7 @@ pub fn paint(
         .iter()
         .chain(chosen.iter().flat_map(painted))
         .enumerate()
-        .map(|(k, p)| (p.row, p.col, k, p.text.as_str()))
+        .map(|(k, p)| (p.row, p.col, k, &*p.text))
         .collect();
     cells.sort_unstable_by_key(|&(r, c, k, _)| (r, c, k));
     let (min_row, max_row) = (cells.first()?.0, cells.last()?.0);
@@ -99,18 +95,15 @@ mod tests {
 
     fn fam(paints: Vec<Vec<(i64, i64, &str)>>) -> Families {
         Families {
-            paints: paints
-                .into_iter()
-                .map(|v| {
-                    v.into_iter()
-                        .map(|(row, col, t)| PaintCell {
-                            row,
-                            col,
-                            text: t.into(),
-                        })
-                        .collect()
-                })
-                .collect(),
+            paints: Paints::from_options(paints.into_iter().map(|v| {
+                v.into_iter()
+                    .map(|(row, col, t)| PaintCell {
+                        row,
+                        col,
+                        text: t.into(),
+                    })
+                    .collect()
+            })),
             ..Families::default()
         }
     }

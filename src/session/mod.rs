@@ -159,6 +159,15 @@ pub fn record_layout(ty: &ParamType) -> String {
         ),
         ParamType::Grid(None) => "a block of lines, blocks separated by blank lines".into(),
         ParamType::Ints => "whitespace-separated integers, records separated by blank lines".into(),
+        ParamType::Cells { grids, rows, cols } => {
+            let lines = format!(
+                "{rows} lines of {cols} cells separated by spaces, after an optional size line `{rows} {cols}`"
+            );
+            match grids {
+                None => lines,
+                Some(k) => format!("{k} grids, each {lines}"),
+            }
+        }
         other => format!("one line holding a `{}`", other.written()),
     }
 }

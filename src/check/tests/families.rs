@@ -298,7 +298,7 @@ fn parameter_types_are_known_names_with_fitting_arguments() {
             ),
             (
                 "unknown type `foo`".into(),
-                "the types are `int`, `bool`, `str`, `list`, `set`, `map`, `grid` and `ints`"
+                "the types are `int`, `bool`, `str`, `list`, `set`, `map`, `grid`, `ints` and `cells`"
                     .into()
             ),
         ]

@@ -138,9 +138,11 @@ fn ordinal(k: usize) -> String {
     }
 }
 
-/// One painted cell: row, column, and what it shows.
+/// One painted cell: (layer,) row, column, and what it shows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PaintCell {
+    /// The layer of a cell painted as `(layer, row, column)`; `None` for `(row, column)`.
+    pub layer: Option<i64>,
     /// Row.
     pub row: i64,
     /// Column.
@@ -164,6 +166,10 @@ pub struct Families {
     pub paints: Vec<Vec<PaintCell>>,
     /// The background cells of every solution (`canvas` declarations).
     pub canvas: Vec<PaintCell>,
+    /// Whether painted cells are `(layer, row, column)` triples (`Some(true)`) or
+    /// `(row, column)` pairs (`Some(false)`), as the first painted cell was; `None`
+    /// before any. A model paints in one dimension only.
+    pub paint_layers: Option<bool>,
     /// Which item families are colored, by declaration index.
     pub colored: Vec<usize>,
 }
@@ -263,7 +269,7 @@ pub fn lower_families<'m>(env: &mut Env<'m>) -> Result<(Families, Diagnostics), 
     for d in &model.decls {
         if let Decl::Canvas(paint) = d {
             let mut cells = std::mem::take(&mut fam.canvas);
-            if let Err(e) = paint_cells(env, paint, &mut cells) {
+            if let Err(e) = paint_cells(env, paint, &mut cells, &mut fam.paint_layers) {
                 add(&mut errors, e);
             }
             fam.canvas = cells;
@@ -413,7 +419,7 @@ fn lower_options<'m>(
         };
         let mut cells = Vec::new();
         for paint in &opt.paints {
-            paint_cells(env, paint, &mut cells)?;
+            paint_cells(env, paint, &mut cells, &mut fam.paint_layers)?;
         }
         parts += entries.len() + cells.len();
         if parts > limit {
@@ -472,23 +478,46 @@ fn lower_options<'m>(
     }))
 }
 
-/// Evaluates a `paint` (or `canvas`) clause, adding its cells to `out`.
+/// Evaluates a `paint` (or `canvas`) clause, adding its cells to `out`. `layers` is
+/// the dimension of the model's painted cells so far (see [`Families::paint_layers`]).
 fn paint_cells<'m>(
     env: &mut Env<'m>,
     paint: &'m Paint,
     out: &mut Vec<PaintCell>,
+    layers: &mut Option<bool>,
 ) -> EvalResult<()> {
     env.for_each(&paint.clauses, &mut |env| {
         let cell = env.eval(&paint.cell)?;
-        let (row, col) = match &cell {
-            Value::Tuple(xs) if xs.len() == 2 => match (xs[0].as_int(), xs[1].as_int()) {
-                (Some(r), Some(c)) => (r, c),
-                _ => return Err(paint_cell_error(env, &cell, paint.cell.span)),
-            },
+        let ints: Option<Vec<i64>> = match &cell {
+            Value::Tuple(xs) if xs.len() == 2 || xs.len() == 3 => {
+                xs.iter().map(Value::as_int).collect()
+            }
+            _ => None,
+        };
+        let Some(ints) = ints else {
+            return Err(paint_cell_error(env, &cell, paint.cell.span));
+        };
+        let layered = ints.len() == 3;
+        if *layers.get_or_insert(layered) != layered {
+            return Err(env.error(
+                "E0215",
+                format!(
+                    "painted cells mix (row, column) pairs and (layer, row, column) triples: this one is {cell:#}"
+                ),
+                paint.cell.span,
+                "not the dimension of the cells painted before",
+            )
+            .add_help("a model paints in one dimension: every `paint` and `canvas` cell a pair (a plane picture), or every one a triple (layers drawn side by side)")
+            .into());
+        }
+        let (layer, row, col) = match ints[..] {
+            [l, r, c] => (Some(l), r, c),
+            [r, c] => (None, r, c),
             _ => return Err(paint_cell_error(env, &cell, paint.cell.span)),
         };
         let v = env.eval(&paint.value)?;
         out.push(PaintCell {
+            layer,
             row,
             col,
             text: v.to_string(),
@@ -500,7 +529,9 @@ fn paint_cells<'m>(
 fn paint_cell_error(env: &Env<'_>, cell: &Value, span: Span) -> EvalError {
     env.error(
         "E0210",
-        format!("a painted cell must be a (row, column) pair of integers, found {cell:#}"),
+        format!(
+            "a painted cell must be a (row, column) pair or a (layer, row, column) triple of integers, found {cell:#}"
+        ),
         span,
         "not a (row, column) pair",
     )

@@ -78,7 +78,10 @@ fn fillings(board: &Shape, pieces: &[BTreeSet<Shape>], filled: &mut Shape, used:
         }
         for img in imgs {
             let &(aq, ar) = img.iter().min_by_key(|&&(q, r)| (r, q)).unwrap();
-            let at: Vec<Hex> = img.iter().map(|&(q, r)| (q - aq + tq, r - ar + tr)).collect();
+            let at: Vec<Hex> = img
+                .iter()
+                .map(|&(q, r)| (q - aq + tq, r - ar + tr))
+                .collect();
             if at.iter().all(|h| board.contains(h) && !filled.contains(h)) {
                 filled.extend(at.iter().copied());
                 n += fillings(board, pieces, filled, used | 1 << i);

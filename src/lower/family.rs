@@ -533,7 +533,7 @@ fn paint_cell_error(env: &Env<'_>, cell: &Value, span: Span) -> EvalError {
             "a painted cell must be a (row, column) pair or a (layer, row, column) triple of integers, found {cell:#}"
         ),
         span,
-        "not a (row, column) pair",
+        "not a pair or triple of integers",
     )
 }
 

@@ -83,5 +83,5 @@ else
     passed=$((passed + 1))
 fi
 
-echo "svg pictures: $passed passed, $failed failed"
+echo "pictures: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -40,6 +40,8 @@ pub(crate) struct Pictures {
     /// The record whose palette `palette` is, and how many of its solutions were drawn.
     record: Option<usize>,
     drawn: u64,
+    /// Solutions drawn in the whole run.
+    total: u64,
     palette: Option<Palette>,
     /// Set after a write failed: no more pictures are tried.
     failed: bool,
@@ -56,6 +58,7 @@ impl Pictures {
             },
             record: None,
             drawn: 0,
+            total: 0,
             palette: None,
             failed: false,
         })
@@ -83,9 +86,10 @@ impl Pictures {
             self.drawn = 0;
         }
         self.drawn += 1;
+        self.total += 1;
         let path = match (&self.args.file, &self.args.dir) {
             (Some(file), _) => {
-                if self.drawn > 1 || record.is_some_and(|r| r > 0) {
+                if self.total > 1 {
                     return None; // --svg FILE: the first solution of the run only
                 }
                 file.clone()

@@ -248,10 +248,10 @@ fn svg_is_refused_where_it_cannot_apply() {
     // `solve` reads Knuth's format, which paints nothing: the flag is not there.
     let r = dlxc(&["solve", "examples/knuth/paper.dlx1", "--svg", "x.svg"]);
     assert_eq!(r.code, 2);
-    // A directory where the file should be: E0930, the solution still printed.
+    // A directory where the file should be: E0940, the solution still printed.
     let dir = scratch("refused");
     let r = dlxc(&["run", "examples/pentomino.dlx", "--svg", &arg(&dir)]);
     assert_eq!(r.code, 2);
-    assert!(r.stderr.contains("E0930"), "{}", r.stderr);
+    assert!(r.stderr.contains("E0940"), "{}", r.stderr);
     assert_eq!(r.stdout.lines().count(), 6);
 }

@@ -3,7 +3,7 @@
 //! The pictures follow what stdout shows: `--svg FILE` draws the first solution shown,
 //! `--svg-dir DIR` every one (`solution-N.svg`, or `record-R-solution-N.svg` with
 //! `--data`, both counted from 1). A file that cannot be written is reported once
-//! (E0930) and no more pictures are tried; the run goes on and ends with exit code 2.
+//! (E0940) and no more pictures are tried; the run goes on and ends with exit code 2.
 
 use std::path::{Path, PathBuf};
 
@@ -122,28 +122,28 @@ impl Pictures {
     }
 }
 
-/// E0930: a picture file that cannot be written.
+/// E0940: a picture file that cannot be written.
 fn cannot_write(path: &Path, e: &std::io::Error) -> Report {
     Report::error(
-        "E0930",
+        "E0940",
         format!("cannot write the picture {}: {e}", path.display()),
     )
     .help("give a file (--svg) or a directory (--svg-dir) in a place you can write to; no more pictures are written in this run")
 }
 
-/// E0931: pictures asked of a model that paints nothing.
+/// E0941: pictures asked of a model that paints nothing.
 pub(crate) fn nothing_painted(flag: &str) -> Report {
     Report::error(
-        "E0931",
+        "E0941",
         format!("{flag} draws painted cells, and this model paints none"),
     )
     .help("add `paint (row, col) = TEXT for ...` to the options (see docs/language.md, \"Painting\"), or leave out the flag to list the chosen options")
 }
 
-/// E0932: `--svg-dir` on a run that shows one solution.
+/// E0942: `--svg-dir` on a run that shows one solution.
 pub(crate) fn one_solution_dir() -> Report {
     Report::error(
-        "E0932",
+        "E0942",
         "--svg-dir writes a picture of every solution shown, and this run shows one",
     )
     .help("add --all or --limit N (or --data FILE) to draw many solutions, or write the one picture with --svg FILE")

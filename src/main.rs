@@ -4,7 +4,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use dlxc::cli::{self, Command, Emit, EstimateArgs, ModelArgs, ProgressMode, SearchArgs, Shard};
+use dlxc::cli::{
+    self, Command, Emit, EstimateArgs, ModelArgs, PictureArgs, ProgressMode, SearchArgs, Shard,
+};
+use dlxc::render::svg::Lattice;
 use dlxc::solve::EngineChoice;
 
 /// Exact cover, declaratively: compile `.dlx` models and solve them with Dancing Links.
@@ -31,6 +34,8 @@ enum Sub {
         model: ModelFlags,
         #[command(flatten)]
         search: SearchFlags,
+        #[command(flatten)]
+        pictures: PictureFlags,
     },
     /// Report every diagnostic of a model without searching.
     Check {
@@ -180,6 +185,51 @@ struct SearchFlags {
     up_to_symmetry: bool,
 }
 
+/// SVG pictures of the painted solutions (`dlxc run` only: only models paint).
+#[derive(Args, Debug)]
+struct PictureFlags {
+    /// Draw the first solution shown as an SVG picture in FILE (the painted cells,
+    /// colored by their text, pieces outlined).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["count", "value", "svg_dir"])]
+    svg: Option<PathBuf>,
+    /// Draw every solution shown (with --all, --limit or --data) into DIR, as
+    /// solution-N.svg (record-R-solution-N.svg with --data).
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["count", "value"])]
+    svg_dir: Option<PathBuf>,
+    /// The shape of the painted cells in the pictures.
+    #[arg(long, value_enum, default_value_t = CellsFlag::Square)]
+    cells: CellsFlag,
+    /// Leave the painted texts out of the pictures (colors and outlines only).
+    #[arg(long)]
+    svg_plain: bool,
+}
+
+/// The lattices a picture can be drawn on.
+#[derive(ValueEnum, Clone, Copy, Debug)]
+enum CellsFlag {
+    /// Squares: paint (row, col).
+    Square,
+    /// Triangles: paint (row, col), pointing up where row + col is even.
+    Triangle,
+    /// Hexagons: paint (q, r) in axial coordinates, q along a row.
+    Hex,
+}
+
+impl From<PictureFlags> for PictureArgs {
+    fn from(p: PictureFlags) -> PictureArgs {
+        PictureArgs {
+            file: p.svg,
+            dir: p.svg_dir,
+            lattice: match p.cells {
+                CellsFlag::Square => Lattice::Square,
+                CellsFlag::Triangle => Lattice::Triangle,
+                CellsFlag::Hex => Lattice::Hex,
+            },
+            plain: p.svg_plain,
+        }
+    }
+}
+
 #[derive(Args, Debug)]
 struct ProbeFlags {
     /// Random probes of the estimate (default: as many as fit in about 0.3 s).
@@ -285,6 +335,7 @@ impl From<SearchFlags> for SearchArgs {
                 }
             },
             up_to_symmetry: s.up_to_symmetry,
+            pictures: PictureArgs::default(),
         }
     }
 }
@@ -302,7 +353,17 @@ fn main() -> ExitCode {
         dlxc::lower::budget::set_budget(bytes);
     }
     let command = match cli.command {
-        Sub::Run { model, search } => Command::Run(model.into(), search.into()),
+        Sub::Run {
+            model,
+            search,
+            pictures,
+        } => Command::Run(
+            model.into(),
+            SearchArgs {
+                pictures: pictures.into(),
+                ..search.into()
+            },
+        ),
         Sub::Check { model } => Command::Check(model.into()),
         Sub::Compile { model, emit } => Command::Compile(
             model.into(),

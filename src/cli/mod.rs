@@ -19,6 +19,7 @@ mod estimate;
 mod merge;
 mod optimize;
 mod output;
+mod picture;
 mod progress;
 mod records;
 mod run;
@@ -37,6 +38,7 @@ use crate::source::SourceFile;
 
 pub use count::Shard;
 pub use output::Out;
+pub use picture::PictureArgs;
 
 /// Exit code: solved.
 pub const EXIT_SOLVED: u8 = 0;
@@ -87,6 +89,8 @@ pub struct SearchArgs {
     /// Count and list solutions up to the model's declared symmetries
     /// (`--up-to-symmetry`).
     pub up_to_symmetry: bool,
+    /// SVG pictures of the solutions shown (`--svg`, `--svg-dir`; `dlxc run` only).
+    pub pictures: PictureArgs,
 }
 
 impl SearchArgs {
@@ -232,7 +236,13 @@ pub fn execute(cmd: Command, out: &mut dyn Write, err: &mut dyn Write, style: Re
         },
     };
     busy(None);
-    if o.broken_pipe() { EXIT_SOLVED } else { code }
+    if o.broken_pipe() {
+        EXIT_SOLVED
+    } else if o.pictures_failed() {
+        EXIT_BAD_INPUT
+    } else {
+        code
+    }
 }
 
 /// Reads a file (or standard input for `-`) into a source file, or says why not.

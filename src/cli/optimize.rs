@@ -80,6 +80,7 @@ pub(crate) fn solve_record(
         for sol in &out.solutions[..shown] {
             let mut extra = record_field(record);
             extra.push(("objective", json!(out.value)));
+            o.picture(&inst.families, sol, record.map(|t| t.index));
             if let Some(g) = paint_grid(&inst.families, sol) {
                 extra.push(("grid", json!(g)));
             }
@@ -121,6 +122,7 @@ pub(crate) fn solve_record(
                     if k > 0 {
                         o.line("");
                     }
+                    o.picture(&inst.families, sol, record.map(|t| t.index));
                     match paint_grid(&inst.families, sol) {
                         Some(rows) => rows.iter().for_each(|r| o.line(r)),
                         None => option_lines(problem, sol).iter().for_each(|l| o.line(l)),

@@ -6,7 +6,10 @@
 
 use std::io::{self, Write};
 
+use crate::cli::picture::Pictures;
 use crate::diag::RenderStyle;
+use crate::lower::family::Families;
+use crate::problem::OptionId;
 
 /// The two output streams of a command.
 pub struct Out<'a> {
@@ -14,6 +17,9 @@ pub struct Out<'a> {
     err: &'a mut dyn Write,
     style: RenderStyle,
     broken: bool,
+    /// The SVG pictures of the solutions shown, when asked for: written beside the
+    /// text, so every place that prints a solution draws it too.
+    pictures: Option<Pictures>,
 }
 
 impl<'a> Out<'a> {
@@ -24,7 +30,36 @@ impl<'a> Out<'a> {
             err,
             style,
             broken: false,
+            pictures: None,
         }
+    }
+
+    /// From now on, draws the solutions shown as `pictures` asks.
+    pub(crate) fn set_pictures(&mut self, pictures: Option<Pictures>) {
+        self.pictures = pictures;
+    }
+
+    /// Draws a solution shown, if pictures are asked for; a file that cannot be
+    /// written is reported here.
+    pub(crate) fn picture(
+        &mut self,
+        families: &Families,
+        chosen: &[OptionId],
+        record: Option<usize>,
+    ) {
+        let failed = match &mut self.pictures {
+            Some(p) => p.solution(families, chosen, record),
+            None => return,
+        };
+        if let Some(r) = failed {
+            let d = crate::diag::Diagnostics::from(Box::new(r) as crate::diag::Diag);
+            crate::cli::report(self, &d);
+        }
+    }
+
+    /// Whether a picture could not be written.
+    pub(crate) fn pictures_failed(&self) -> bool {
+        self.pictures.as_ref().is_some_and(Pictures::failed)
     }
 
     /// How diagnostics are drawn.

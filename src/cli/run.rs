@@ -230,6 +230,14 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
     let Some(mut instances) = Instances::open(o, args, &lowerer) else {
         return EXIT_BAD_INPUT;
     };
+    if s.pictures.dir.is_some() && !(s.all || s.limit.is_some() || args.data.is_some()) {
+        report(
+            o,
+            &Diagnostics::from(Box::new(super::picture::one_solution_dir()) as crate::diag::Diag),
+        );
+        return EXIT_BAD_INPUT;
+    }
+    o.set_pictures(super::picture::Pictures::new(&s.pictures));
     if args.data.is_some() {
         // From here the record loop and the search look at the interrupt flag.
         crate::cli::busy(None);
@@ -333,6 +341,19 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
                 continue;
             }
         };
+        if s.pictures.wanted()
+            && inst.families.paints.all().is_empty()
+            && inst.families.canvas.is_empty()
+        {
+            let flag = if s.pictures.file.is_some() {
+                "--svg"
+            } else {
+                "--svg-dir"
+            };
+            let r = super::picture::nothing_painted(flag);
+            report(o, &Diagnostics::from(Box::new(r) as crate::diag::Diag));
+            return EXIT_BAD_INPUT;
+        }
         // The time limit is for the whole run: each record gets what is left of it.
         let config = SearchConfig {
             time_limit: base.time_limit.map(|t| t.saturating_sub(started.elapsed())),
@@ -552,6 +573,7 @@ fn print_solution(
     index: u64,
 ) {
     let grid = paint_grid(&inst.families, chosen);
+    o.picture(&inst.families, chosen, record.map(|t| t.index));
     if s.json {
         let labels = option_lines(&inst.families.problem, chosen);
         let mut extra = record_field(record);

@@ -297,9 +297,11 @@ fn ordinal(k: usize) -> String {
     }
 }
 
-/// One painted cell: row, column, and what it shows.
+/// One painted cell: (layer,) row, column, and what it shows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PaintCell {
+    /// The layer of a cell painted as `(layer, row, column)`; `None` for `(row, column)`.
+    pub layer: Option<i64>,
     /// Row.
     pub row: i64,
     /// Column.
@@ -357,6 +359,11 @@ impl Paints {
         self.ends.is_empty()
     }
 
+    /// Every cell of every option, option after option.
+    pub fn all(&self) -> &[PaintCell] {
+        &self.cells
+    }
+
     /// Adds the cells of the next option, taking them from `cells`.
     pub fn push(&mut self, cells: &mut Vec<PaintCell>) {
         self.cells.append(cells);
@@ -405,6 +412,10 @@ pub struct Families {
     pub paints: Paints,
     /// The background cells of every solution (`canvas` declarations).
     pub canvas: Vec<PaintCell>,
+    /// Whether painted cells are `(layer, row, column)` triples (`Some(true)`) or
+    /// `(row, column)` pairs (`Some(false)`), as the first painted cell was; `None`
+    /// before any. A model paints in one dimension only.
+    pub paint_layers: Option<bool>,
     /// Which item families are colored, by declaration index.
     pub colored: Vec<usize>,
     /// The symmetry group the model declares (`symmetry`), if it declares one.
@@ -508,7 +519,7 @@ pub fn lower_families<'m>(env: &mut Env<'m>) -> Result<(Families, Diagnostics), 
     for d in &model.decls {
         if let Decl::Canvas(paint) = d {
             let mut cells = std::mem::take(&mut fam.canvas);
-            if let Err(e) = paint_cells(env, paint, &mut texts, &mut cells) {
+            if let Err(e) = paint_cells(env, paint, &mut texts, &mut cells, &mut fam.paint_layers) {
                 add(&mut errors, e);
             }
             fam.canvas = cells;
@@ -682,7 +693,7 @@ fn lower_options<'m>(
         };
         cells.clear();
         for paint in &opt.paints {
-            paint_cells(env, paint, texts, &mut cells)?;
+            paint_cells(env, paint, texts, &mut cells, &mut fam.paint_layers)?;
         }
         parts += entries.len() + cells.len();
         if parts > limit {
@@ -744,20 +755,22 @@ fn lower_options<'m>(
 }
 
 /// Evaluates a `paint` (or `canvas`) clause, adding its cells to `out` (with their
-/// texts shared through `texts`).
+/// texts shared through `texts`). `layers` is the dimension of the model's painted
+/// cells so far (see [`Families::paint_layers`]).
 fn paint_cells<'m>(
     env: &mut Env<'m>,
     paint: &'m Paint,
     texts: &mut Texts,
     out: &mut Vec<PaintCell>,
+    layers: &mut Option<bool>,
 ) -> EvalResult<()> {
     env.for_each(&paint.clauses, &mut |env| {
-        let (row, col) = match &paint.cell.kind {
+        let (layer, row, col) = match &paint.cell.kind {
             // `(r, c)` as written: its two integers, without building the tuple.
             ExprKind::Tuple(xs) if xs.len() == 2 => {
                 let (r, c) = (env.eval(&xs[0])?, env.eval(&xs[1])?);
                 match (r.as_int(), c.as_int()) {
-                    (Some(r), Some(c)) => (r, c),
+                    (Some(r), Some(c)) => (None, r, c),
                     _ => {
                         let cell = Value::tuple(vec![r, c]);
                         return Err(paint_cell_error(env, &cell, paint.cell.span));
@@ -766,17 +779,37 @@ fn paint_cells<'m>(
             }
             _ => {
                 let cell = env.eval(&paint.cell)?;
-                match &cell {
-                    Value::Tuple(xs) if xs.len() == 2 => match (xs[0].as_int(), xs[1].as_int()) {
-                        (Some(r), Some(c)) => (r, c),
-                        _ => return Err(paint_cell_error(env, &cell, paint.cell.span)),
-                    },
+                let ints: Option<Vec<i64>> = match &cell {
+                    Value::Tuple(xs) if xs.len() == 2 || xs.len() == 3 => {
+                        xs.iter().map(Value::as_int).collect()
+                    }
+                    _ => None,
+                };
+                match ints.as_deref() {
+                    Some(&[l, r, c]) => (Some(l), r, c),
+                    Some(&[r, c]) => (None, r, c),
                     _ => return Err(paint_cell_error(env, &cell, paint.cell.span)),
                 }
             }
         };
+        let layered = layer.is_some();
+        if *layers.get_or_insert(layered) != layered {
+            let ints = layer.into_iter().chain([row, col]).map(Value::Int).collect();
+            let cell = Value::tuple(ints);
+            return Err(env.error(
+                "E0215",
+                format!(
+                    "painted cells mix (row, column) pairs and (layer, row, column) triples: this one is {cell:#}"
+                ),
+                paint.cell.span,
+                "not the dimension of the cells painted before",
+            )
+            .add_help("a model paints in one dimension: every `paint` and `canvas` cell a pair (a plane picture), or every one a triple (layers drawn side by side)")
+            .into());
+        }
         let v = env.eval(&paint.value)?;
         out.push(PaintCell {
+            layer,
             row,
             col,
             text: texts.text(&v),
@@ -788,9 +821,11 @@ fn paint_cells<'m>(
 fn paint_cell_error(env: &Env<'_>, cell: &Value, span: Span) -> EvalError {
     env.error(
         "E0210",
-        format!("a painted cell must be a (row, column) pair of integers, found {cell:#}"),
+        format!(
+            "a painted cell must be a (row, column) pair or a (layer, row, column) triple of integers, found {cell:#}"
+        ),
         span,
-        "not a (row, column) pair",
+        "not a pair or triple of integers",
     )
 }
 

@@ -3,6 +3,7 @@
 //! Everything here returns strings; the CLI decides where they go.
 
 pub mod json;
+pub mod svg;
 
 use crate::lower::family::{Families, PaintCell, Paints};
 use crate::problem::{OptionId, Problem};
@@ -26,16 +27,14 @@ pub fn paint_grid(families: &Families, chosen: &[OptionId]) -> Option<Vec<String
 /// the canvas. For callers that keep these without the rest of the families (whose
 /// index of values cannot leave its thread).
 pub fn paint(paints: &Paints, canvas: &[PaintCell], chosen: &[OptionId]) -> Option<Vec<String>> {
-    let painted = |id: &OptionId| paints.of(*id);
     // Later cells paint over earlier ones: the canvas first, then the options in order.
     // Sorting by (row, column, order painted) keeps that order among cells painted at
     // one place; the order makes every key distinct, so an unstable sort (no scratch
     // buffer) gives the same result as a stable one.
-    let mut cells: Vec<(i64, i64, usize, &str)> = canvas
-        .iter()
-        .chain(chosen.iter().flat_map(painted))
+    let mut cells: Vec<(i64, i64, usize, &str)> = plane_cells(paints, canvas, chosen, false)
+        .into_iter()
         .enumerate()
-        .map(|(k, p)| (p.row, p.col, k, &*p.text))
+        .map(|(k, p)| (p.row, p.col, k, p.text))
         .collect();
     cells.sort_unstable_by_key(|&(r, c, k, _)| (r, c, k));
     let (min_row, max_row) = (cells.first()?.0, cells.last()?.0);
@@ -64,6 +63,86 @@ pub fn paint(paints: &Paints, canvas: &[PaintCell], chosen: &[OptionId]) -> Opti
         rows.push(line);
     }
     Some(rows)
+}
+
+/// One cell of a solution's picture in the plane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlaneCell<'a> {
+    /// Row.
+    pub row: i64,
+    /// Column (for layered cells, the column in the row of layers side by side).
+    pub col: i64,
+    /// What it shows.
+    pub text: &'a str,
+    /// The option that painted it; `None` for the canvas and the gaps between layers.
+    pub owner: Option<OptionId>,
+}
+
+/// The cells of a solution in painting order (the canvas first, then the chosen
+/// options in order), laid out in the plane. Cells painted as `(layer, row, column)`
+/// are drawn layer by layer from left to right, the least layer first, with one blank
+/// column between two layers: each gap gets a canvas cell showing a space, under
+/// everything, so the text shows a space there and not [`FILL`]. Only layers and rows
+/// that hold a cell are laid out, so far-apart coordinates cost nothing. With
+/// `even_step` the layers are an even number of columns apart (the triangular
+/// lattice: an odd shift would turn its triangles upside down).
+pub fn plane_cells<'a>(
+    paints: &'a Paints,
+    canvas: &'a [PaintCell],
+    chosen: &[OptionId],
+    even_step: bool,
+) -> Vec<PlaneCell<'a>> {
+    let painted = |&id: &OptionId| paints.of(id).iter().map(move |p| (p, Some(id)));
+    let all: Vec<(&PaintCell, Option<OptionId>)> = canvas
+        .iter()
+        .map(|p| (p, None))
+        .chain(chosen.iter().flat_map(painted))
+        .collect();
+    let plane = |(p, owner): (&'a PaintCell, Option<OptionId>), col: i64| PlaneCell {
+        row: p.row,
+        col,
+        text: &p.text,
+        owner,
+    };
+    if all.iter().all(|(p, _)| p.layer.is_none()) {
+        return all.into_iter().map(|c| plane(c, c.0.col)).collect();
+    }
+    let mut layers: Vec<i64> = all.iter().filter_map(|(p, _)| p.layer).collect();
+    layers.sort_unstable();
+    layers.dedup();
+    let mut rows: Vec<i64> = all.iter().map(|(p, _)| p.row).collect();
+    rows.sort_unstable();
+    rows.dedup();
+    let min_col = all.iter().map(|(p, _)| p.col).min().unwrap_or(0);
+    let max_col = all.iter().map(|(p, _)| p.col).max().unwrap_or(0);
+    let width = max_col.saturating_sub(min_col).saturating_add(1);
+    let mut step = width.saturating_add(1);
+    if even_step && step % 2 != 0 {
+        step = step.saturating_add(1);
+    }
+    let place = |layer: i64, col: i64| {
+        let k = layers.partition_point(|&l| l < layer) as i64;
+        k.saturating_mul(step)
+            .saturating_add(col.saturating_sub(min_col))
+    };
+    let mut out = Vec::with_capacity(all.len() + rows.len() * layers.len());
+    for k in 1..layers.len() as i64 {
+        for &row in &rows {
+            for gap in width..step {
+                out.push(PlaneCell {
+                    row,
+                    col: (k - 1).saturating_mul(step).saturating_add(gap),
+                    text: " ",
+                    owner: None,
+                });
+            }
+        }
+    }
+    out.extend(
+        all.into_iter()
+            .map(|c| plane(c, place(c.0.layer.unwrap_or(0), c.0.col))),
+    );
+    out
 }
 
 /// Appends one cell: side by side when every text is one character wide, otherwise
@@ -98,6 +177,7 @@ mod tests {
             paints: Paints::from_options(paints.into_iter().map(|v| {
                 v.into_iter()
                     .map(|(row, col, t)| PaintCell {
+                        layer: None,
                         row,
                         col,
                         text: t.into(),
@@ -125,6 +205,7 @@ mod tests {
             vec![(0, 0, "c"), (2, 1, "d")],
         ]);
         f.canvas = vec![PaintCell {
+            layer: None,
             row: 0,
             col: 1,
             text: "#".into(),

@@ -21,8 +21,8 @@
 //! Used when the matrix is small enough that a bitset of the options is a handful of
 //! words: at most [`MAX_OPTIONS`] options (see [`Bits::fits`]).
 
-use super::structure::{Mark, Structure};
-use crate::problem::{ItemId, OptionId, Problem};
+use super::structure::{ItemOrder, Mark, Structure};
+use crate::problem::{OptionId, Problem};
 
 /// Added to the count of a primary item once an option that holds it is committed:
 /// the item is never least again, and later decrements leave it large (an item loses
@@ -60,10 +60,8 @@ pub(crate) struct Bits {
     /// Option `o`'s primary items: `primary[primary_start[o]..primary_start[o + 1]]`.
     primary: Vec<u32>,
     primary_start: Vec<u32>,
-    /// Number of primary items (internal `0..n1`).
-    n1: u32,
-    /// Internal item number -> the caller's item id.
-    item_id: Vec<ItemId>,
+    /// The internal numbering of the items: primary ones `0..n1`.
+    order: ItemOrder,
     /// The live options.
     live: Vec<u64>,
     /// Per primary item: live options, plus [`COVERED`] once taken out. Short integers:
@@ -93,12 +91,9 @@ impl Bits {
     pub fn new(problem: &Problem) -> Bits {
         let m = problem.options.len();
         let words = m.div_ceil(64).max(1);
-        let (item_id, n1) = problem.primary_first();
-        let n = item_id.len();
-        let mut internal = vec![0u32; n];
-        for (k, id) in item_id.iter().enumerate() {
-            internal[id.index()] = k as u32;
-        }
+        let order = ItemOrder::new(problem);
+        let (internal, n1) = (&order.internal, order.n1);
+        let n = internal.len();
         let mut sets = vec![0u64; n * words];
         let mut count = vec![0i16; n1 as usize];
         let mut agree_of = std::collections::HashMap::new();
@@ -149,8 +144,7 @@ impl Bits {
             entry_start,
             primary,
             primary_start,
-            n1,
-            item_id,
+            order,
             live,
             count,
             saved: Vec::new(),
@@ -191,7 +185,7 @@ impl Bits {
                     *k |= s & !a;
                 }
             }
-            if e.item < self.n1 {
+            if e.item < self.order.n1 {
                 self.count[e.item as usize] += COVERED;
                 *updates += 1;
             }
@@ -316,16 +310,8 @@ impl Structure for Bits {
         self.option_entries(o.0).iter().map(|e| (e.item, e.color))
     }
 
-    fn primary_count(&self) -> u32 {
-        self.n1
-    }
-
-    fn item_id(&self, i: u32) -> ItemId {
-        self.item_id[i as usize]
-    }
-
-    fn item_count(&self) -> usize {
-        self.item_id.len()
+    fn order(&self) -> &ItemOrder {
+        &self.order
     }
 
     fn option_count(&self) -> usize {

@@ -42,8 +42,8 @@
 //! - An alive option is in the live part of the set of each of its items that is not
 //!   flagged [`EARLIER`].
 
-use super::structure::{Mark, Structure};
-use crate::problem::{ItemId, OptionId, Problem};
+use super::structure::{ItemOrder, Mark, Structure};
+use crate::problem::{OptionId, Problem};
 
 /// Added to the size of an item the current commit takes out.
 pub(crate) const CURRENT: i32 = 1 << 29;
@@ -81,10 +81,8 @@ pub(crate) struct Cells {
     pub clr: Vec<u32>,
     /// Item `i`'s set starts at `base[i]`; `base[n]` is the end.
     base: Vec<u32>,
-    /// Number of primary items; they are numbered `0..n1`, secondary ones `n1..n`.
-    pub n1: u32,
-    /// Internal item number -> the caller's item id.
-    pub item_id: Vec<ItemId>,
+    /// The internal numbering of the items: primary ones `0..n1`, secondary `n1..n`.
+    order: ItemOrder,
     /// Option `k`'s nodes are `option_start[k]..option_start[k+1]-1` (the last is its
     /// spacer).
     option_start: Vec<u32>,
@@ -153,11 +151,8 @@ impl Cells {
         if nodes >= i32::MAX as usize || problem.options.len() >= LIVE as usize {
             return Err(TooLarge);
         }
-        let (item_id, n1) = problem.primary_first();
-        let mut internal = vec![0u32; n];
-        for (k, id) in item_id.iter().enumerate() {
-            internal[id.index()] = k as u32;
-        }
+        let order = ItemOrder::new(problem);
+        let internal = &order.internal;
         // Sets are laid out item after item, each as long as the item's options.
         let mut len = vec![0i32; n];
         for opt in &problem.options {
@@ -225,8 +220,7 @@ impl Cells {
             size: len,
             clr,
             base,
-            n1,
-            item_id,
+            order,
             option_start,
             undo,
             forced_moves: Vec::new(),
@@ -289,7 +283,7 @@ impl Cells {
             Undo::Trail { trail, stamp, now } if TRAIL => Some((trail, &mut stamp[..], *now)),
             _ => None,
         };
-        let n1 = self.n1;
+        let n1 = self.order.n1;
         let mut count = 0u64;
         let from = base[c as usize];
         let end = from + (size[c as usize] & LIVE) as u32;
@@ -424,7 +418,7 @@ impl Structure for Cells {
                 return Some(u);
             }
         }
-        let sizes = &self.size[..self.n1 as usize];
+        let sizes = &self.size[..self.order.n1 as usize];
         if sizes.is_empty() {
             return None;
         }
@@ -471,7 +465,7 @@ impl Structure for Cells {
         let mut alive = true;
         round_option!(self.nd, x, |q, u| {
             if self.size[u as usize] < EARLIER {
-                let color = if u < self.n1 {
+                let color = if u < self.order.n1 {
                     0
                 } else {
                     self.clr.get(q as usize).copied().unwrap_or(0)
@@ -549,16 +543,8 @@ impl Structure for Cells {
         })
     }
 
-    fn primary_count(&self) -> u32 {
-        self.n1
-    }
-
-    fn item_id(&self, i: u32) -> ItemId {
-        self.item_id[i as usize]
-    }
-
-    fn item_count(&self) -> usize {
-        self.item_id.len()
+    fn order(&self) -> &ItemOrder {
+        &self.order
     }
 
     /// Number of options.

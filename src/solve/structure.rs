@@ -14,7 +14,35 @@
 //! fewest live options) from the same counts, so their trees differ only where
 //! dancing cells take a forced move before scanning.
 
-use crate::problem::{ItemId, OptionId};
+use crate::problem::{ItemId, OptionId, Problem};
+
+/// The engines' numbering of items: primary items first, then secondary ones, each kind
+/// in declaration order, so that the item choice breaks ties by declaration order.
+#[derive(Clone, Debug)]
+pub(crate) struct ItemOrder {
+    /// Internal number -> the caller's item id.
+    pub item_id: Vec<ItemId>,
+    /// Number of primary items; internal items `0..n1` are primary.
+    pub n1: u32,
+    /// The caller's item id (its index) -> internal number.
+    pub internal: Vec<u32>,
+}
+
+impl ItemOrder {
+    /// The numbering of `problem`'s items.
+    pub fn new(problem: &Problem) -> ItemOrder {
+        let (item_id, n1) = problem.primary_first();
+        let mut internal = vec![0u32; item_id.len()];
+        for (k, id) in item_id.iter().enumerate() {
+            internal[id.index()] = k as u32;
+        }
+        ItemOrder {
+            item_id,
+            n1,
+            internal,
+        }
+    }
+}
 
 /// A save point: where a copy of the state, or a trail of changes, begins.
 #[derive(Clone, Copy, Debug)]
@@ -72,14 +100,23 @@ pub(crate) trait Structure {
     /// color id + 1).
     fn entries(&self, o: OptionId) -> impl Iterator<Item = (u32, u32)> + '_;
 
+    /// How the structure numbers the items.
+    fn order(&self) -> &ItemOrder;
+
     /// Number of primary items; internal items `0..n1` are primary.
-    fn primary_count(&self) -> u32;
+    fn primary_count(&self) -> u32 {
+        self.order().n1
+    }
 
     /// The caller's id of internal item `i`.
-    fn item_id(&self, i: u32) -> ItemId;
+    fn item_id(&self, i: u32) -> ItemId {
+        self.order().item_id[i as usize]
+    }
 
     /// Number of internal items.
-    fn item_count(&self) -> usize;
+    fn item_count(&self) -> usize {
+        self.order().item_id.len()
+    }
 
     /// Number of options.
     fn option_count(&self) -> usize;

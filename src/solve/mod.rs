@@ -93,6 +93,17 @@ pub struct SearchConfig {
     pub share: Option<Arc<dyn share::Share>>,
 }
 
+impl SearchConfig {
+    /// This configuration for a piece of a search that began at `start`: the time
+    /// limit is the whole search's, so the piece gets what is left of it.
+    pub(crate) fn for_piece(&self, start: Instant) -> SearchConfig {
+        SearchConfig {
+            time_limit: self.time_limit.map(|t| t.saturating_sub(start.elapsed())),
+            ..self.clone()
+        }
+    }
+}
+
 /// The counters of one search, as DLX1 reports them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {

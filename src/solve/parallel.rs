@@ -139,9 +139,8 @@ fn spread(
     }
     let parts = std::mem::take(&mut *rest.parts.lock().unwrap_or_else(|e| e.into_inner()));
     let pooled = SearchConfig {
-        time_limit: config.time_limit.map(|t| t.saturating_sub(start.elapsed())),
         max_solutions: None,
-        ..config.clone()
+        ..config.for_piece(start)
     };
     let emit = visit.map(|visit| pool::Emit {
         visit,

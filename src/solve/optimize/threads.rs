@@ -129,7 +129,7 @@ pub fn solve_on_threads(
                     loop {
                         let k = next.fetch_add(1, Ordering::Relaxed);
                         let Some(part) = parts.get(k) else { break };
-                        let cfg = part_config(config, start);
+                        let cfg = config.for_piece(start);
                         let mut improve = |v: i64, sol: &[OptionId]| {
                             // The receiver outlives the workers; a failed send only
                             // means nobody listens any more.
@@ -166,15 +166,6 @@ pub fn solve_on_threads(
     results.sort_by_key(|(k, _)| *k);
     // A part is left unsearched only after a limit cut another, which says so.
     Ok(merge(results, all, sign, start))
-}
-
-/// The configuration of one part: the time left of the whole search's limit.
-fn part_config(config: &SearchConfig, start: Instant) -> SearchConfig {
-    let mut cfg = config.clone();
-    if let Some(t) = config.time_limit {
-        cfg.time_limit = Some(t.saturating_sub(start.elapsed()));
-    }
-    cfg
 }
 
 /// The parts: the root's subtrees, and theirs, breadth first, until there are at least

@@ -457,18 +457,14 @@ fn search_part(
     start: Instant,
     tx: Option<&SyncSender<Vec<Vec<OptionId>>>>,
 ) -> Result<Outcome, Clash> {
-    let mut cfg = config.clone();
+    // The time limit is the whole count's, not each part's.
+    let mut cfg = config.for_piece(start);
     cfg.count_only = tx.is_none();
     cfg.share = Some(Arc::new(PartShare {
         pool: Arc::clone(pool),
         worker,
         weight: part.weight,
     }));
-    // The time limit is the whole count's, not each part's.
-    if let Some(t) = config.time_limit {
-        let left = t.saturating_sub(start.elapsed());
-        cfg.time_limit = Some(left);
-    }
     // Solutions go to the visitor in batches: one message per solution costs more
     // than printing it when they come fast.
     let mut batch = Vec::new();

@@ -379,15 +379,8 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
             }
             None if s.up_to_symmetry => {
                 let mut printed = 0u64;
-                let mut show = |chosen: &[OptionId]| {
-                    print_solution(o, &inst, chosen, s, record, printed);
-                    printed += 1;
-                    if o.broken_pipe() {
-                        Flow::Stop
-                    } else {
-                        Flow::Continue
-                    }
-                };
+                let mut show =
+                    |chosen: &[OptionId]| print_solution(o, &inst, chosen, s, record, &mut printed);
                 match super::symmetry::search(&inst, s, &config, s.engine, &mut show) {
                     Ok(Ok((found, engine))) => {
                         let (outcome, fields) = (&found.outcome, &found.fields);
@@ -426,14 +419,7 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
                 } else {
                     let mut printed = 0u64;
                     let mut visit = |chosen: &[OptionId]| {
-                        print_solution(o, &inst, chosen, s, record, printed);
-                        printed += 1;
-                        // Nobody reads the rest: stop at once rather than search on.
-                        if o.broken_pipe() {
-                            Flow::Stop
-                        } else {
-                            Flow::Continue
-                        }
+                        print_solution(o, &inst, chosen, s, record, &mut printed)
                     };
                     let threads = s.listing_threads();
                     crate::solve::parallel::search(sv, &inst.forced, &config, threads, &mut visit)
@@ -564,7 +550,27 @@ fn no_solution_line(
     }
 }
 
+/// Prints solution number `printed` of a record (as the visitor of a search), counts it,
+/// and says whether the search goes on: when nobody reads the output any more, it stops
+/// at once rather than search on.
 fn print_solution(
+    o: &mut Out<'_>,
+    inst: &Instance,
+    chosen: &[OptionId],
+    s: &SearchArgs,
+    record: Option<Tag<'_>>,
+    printed: &mut u64,
+) -> Flow {
+    show_solution(o, inst, chosen, s, record, *printed);
+    *printed += 1;
+    if o.broken_pipe() {
+        Flow::Stop
+    } else {
+        Flow::Continue
+    }
+}
+
+fn show_solution(
     o: &mut Out<'_>,
     inst: &Instance,
     chosen: &[OptionId],

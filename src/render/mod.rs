@@ -93,20 +93,24 @@ pub fn plane_cells<'a>(
     even_step: bool,
 ) -> Vec<PlaneCell<'a>> {
     let painted = |&id: &OptionId| paints.of(id).iter().map(move |p| (p, Some(id)));
-    let all: Vec<(&PaintCell, Option<OptionId>)> = canvas
-        .iter()
-        .map(|p| (p, None))
-        .chain(chosen.iter().flat_map(painted))
-        .collect();
+    let cells = || {
+        canvas
+            .iter()
+            .map(|p| (p, None))
+            .chain(chosen.iter().flat_map(painted))
+    };
     let plane = |(p, owner): (&'a PaintCell, Option<OptionId>), col: i64| PlaneCell {
         row: p.row,
         col,
         text: &p.text,
         owner,
     };
-    if all.iter().all(|(p, _)| p.layer.is_none()) {
-        return all.into_iter().map(|c| plane(c, c.0.col)).collect();
+    // A plane picture (every solution of a 2D model, one per sudoku record) is the
+    // cells as they are, gathered once.
+    if cells().all(|(p, _)| p.layer.is_none()) {
+        return cells().map(|c| plane(c, c.0.col)).collect();
     }
+    let all: Vec<(&PaintCell, Option<OptionId>)> = cells().collect();
     let mut layers: Vec<i64> = all.iter().filter_map(|(p, _)| p.layer).collect();
     layers.sort_unstable();
     layers.dedup();

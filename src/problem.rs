@@ -23,6 +23,10 @@ use std::fmt;
 
 use crate::source::Span;
 
+mod options;
+
+pub use options::{Iter as OptionsIter, Opt, OptionRef, Options};
+
 /// Index of an item in [`Problem::items`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ItemId(pub u32);
@@ -32,8 +36,11 @@ pub struct ItemId(pub u32);
 pub struct OptionId(pub u32);
 
 /// Index of a color in [`Problem::colors`].
+///
+/// Stored as the index plus one, so that an `Option<ColorId>` takes four bytes and an
+/// [`Entry`] eight: a model of four million entries is common.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ColorId(pub u32);
+pub struct ColorId(std::num::NonZeroU32);
 
 impl ItemId {
     /// The index as a `usize`.
@@ -50,9 +57,20 @@ impl OptionId {
 }
 
 impl ColorId {
+    /// The color with this index. (More than 2^32 - 1 colors cannot be told apart;
+    /// they would not fit in memory beside their names.)
+    pub fn new(index: u32) -> ColorId {
+        ColorId(std::num::NonZeroU32::MIN.saturating_add(index))
+    }
+
     /// The index as a `usize`.
     pub fn index(self) -> usize {
-        self.0 as usize
+        self.0.get() as usize - 1
+    }
+
+    /// The index plus one, as the engines number colors (0 meaning "no color").
+    pub fn number(self) -> u32 {
+        self.0.get()
     }
 }
 
@@ -117,7 +135,7 @@ impl ItemKind {
 /// It is small on purpose: a model of a million options pays for it a million times.
 /// What else a diagnostic needs (an item's loop values, an option's index values) the
 /// lowering keeps beside the problem, by family.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Origin {
     /// Made by code (tests, generators): nothing to point at.
     #[default]
@@ -152,22 +170,6 @@ pub struct Entry {
     pub color: Option<ColorId>,
 }
 
-/// One option (Knuth's word; a row of the 0/1 matrix).
-///
-/// Named `Opt` because `Option` is taken by the standard library.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Opt {
-    /// A display name (`put[0,0,5]`); options read from Knuth's format have none and are
-    /// shown as their list of items.
-    pub name: Option<String>,
-    /// The items covered, in the order written.
-    pub entries: Vec<Entry>,
-    /// A cost for `minimize cost` / `maximize cost`, or `None`.
-    pub cost: Option<i64>,
-    /// Where it was declared.
-    pub origin: Origin,
-}
-
 /// A problem of exact cover with colors and multiplicities.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Problem {
@@ -175,7 +177,7 @@ pub struct Problem {
     /// between equally good items by taking the first.
     pub items: Vec<Item>,
     /// The options, in declaration order.
-    pub options: Vec<Opt>,
+    pub options: Options,
     /// Color names, indexed by [`ColorId`].
     pub colors: Vec<String>,
 }
@@ -240,18 +242,16 @@ impl Problem {
 
     /// Adds an option and returns its id.
     pub fn add_option(&mut self, opt: Opt) -> OptionId {
-        let id = OptionId(self.options.len() as u32);
-        self.options.push(opt);
-        id
+        self.options.push(opt.as_ref())
     }
 
     /// Returns the id of the color with this name, adding it if it is new.
     pub fn intern_color(&mut self, name: &str) -> ColorId {
         if let Some(i) = self.colors.iter().position(|c| c == name) {
-            return ColorId(i as u32);
+            return ColorId::new(i as u32);
         }
         self.colors.push(name.to_string());
-        ColorId(self.colors.len() as u32 - 1)
+        ColorId::new(self.colors.len() as u32 - 1)
     }
 
     /// The item with this id.
@@ -260,8 +260,8 @@ impl Problem {
     }
 
     /// The option with this id.
-    pub fn option(&self, id: OptionId) -> &Opt {
-        &self.options[id.index()]
+    pub fn option(&self, id: OptionId) -> OptionRef<'_> {
+        self.options.get(id.index())
     }
 
     /// The item ids with the primary items first, each kind in declaration order, and
@@ -304,9 +304,9 @@ impl Problem {
         h.word(self.options.len() as u64);
         for o in &self.options {
             h.word(o.entries.len() as u64);
-            for e in &o.entries {
+            for e in o.entries {
                 h.word(u64::from(e.item.0));
-                h.word(e.color.map_or(u64::MAX, |c| u64::from(c.0)));
+                h.word(e.color.map_or(u64::MAX, |c| c.index() as u64));
             }
             h.word(o.cost.map_or(u64::MAX, |c| c as u64));
         }
@@ -324,14 +324,12 @@ impl Problem {
 
     /// Total number of entries (the 1s of the 0/1 matrix).
     pub fn entry_count(&self) -> usize {
-        self.options.iter().map(|o| o.entries.len()).sum()
+        self.options.all_entries().len()
     }
 
     /// Whether any option gives any item a color.
     pub fn has_colors(&self) -> bool {
-        self.options
-            .iter()
-            .any(|o| o.entries.iter().any(|e| e.color.is_some()))
+        self.options.all_entries().iter().any(|e| e.color.is_some())
     }
 
     /// Whether any primary item has bounds other than "exactly once".
@@ -344,7 +342,7 @@ impl Problem {
 
     /// Whether any option has a cost.
     pub fn has_costs(&self) -> bool {
-        self.options.iter().any(|o| o.cost.is_some())
+        self.options.has_costs()
     }
 
     /// A map from item name to id.
@@ -360,8 +358,8 @@ impl Problem {
     /// as Knuth's programs print them (`a d g`, with `:color` after colored items).
     pub fn option_label(&self, id: OptionId) -> String {
         let opt = self.option(id);
-        if let Some(name) = &opt.name {
-            return name.clone();
+        if let Some(name) = opt.name {
+            return name.to_string();
         }
         self.option_items_text(id)
     }
@@ -405,7 +403,7 @@ impl Problem {
         let mut mark = vec![u32::MAX; self.items.len()];
         for (k, opt) in self.options.iter().enumerate() {
             let id = OptionId(k as u32);
-            for e in &opt.entries {
+            for e in opt.entries {
                 let ok_color = e.color.is_none_or(|c| c.index() < self.colors.len());
                 if e.item.index() >= self.items.len() || !ok_color {
                     return Err(ProblemError::Dangling {
@@ -587,13 +585,19 @@ mod tests {
             p.validate(),
             Err(ProblemError::ColorOnPrimary { .. })
         ));
-        p.options[0].entries = vec![
-            Entry {
-                item: a,
-                color: None
-            };
-            2
-        ];
+        p.options.clear();
+        p.add_option(Opt {
+            name: None,
+            entries: vec![
+                Entry {
+                    item: a,
+                    color: None
+                };
+                2
+            ],
+            cost: None,
+            origin: Origin::Synthetic,
+        });
         assert!(matches!(
             p.validate(),
             Err(ProblemError::RepeatedItem { .. })

@@ -96,11 +96,11 @@ fn brute_force(p: &Problem, forced: &[OptionId]) -> BTreeSet<Vec<u32>> {
             if set & (1 << k) == 0 {
                 continue;
             }
-            for e in &p.options[k].entries {
+            for e in p.options.get(k).entries {
                 let i = e.item.index();
                 count[i] += 1;
                 if !p.items[i].kind.is_primary() {
-                    let c = e.color.map(|c| c.0);
+                    let c = e.color.map(|c| c.number());
                     match color[i] {
                         None => color[i] = Some(c),
                         Some(had) if had.is_some() && had == c => {}

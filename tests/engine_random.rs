@@ -79,7 +79,14 @@ fn solvers(p: &Problem) -> [(&'static str, Solver); 7] {
 /// an option without primary items is never chosen by the search (only forced), so
 /// subsets with such an option that is not forced are left out.
 fn brute_force(p: &Problem, forced: &[OptionId]) -> BTreeSet<Vec<u32>> {
-    let mask_of = |k: usize| -> u32 { p.options[k].entries.iter().map(|e| 1u32 << e.item.0).sum() };
+    let mask_of = |k: usize| -> u32 {
+        p.options
+            .get(k)
+            .entries
+            .iter()
+            .map(|e| 1u32 << e.item.0)
+            .sum()
+    };
     let masks: Vec<u32> = (0..p.options.len()).map(mask_of).collect();
     let primary: u32 = (0..p.items.len())
         .filter(|&i| p.items[i].kind.is_primary())

@@ -71,14 +71,14 @@ fn brute_force(p: &Problem, forced: &[OptionId]) -> Vec<Cover> {
         let mut cost = 0;
         for k in 0..n {
             if s >> k & 1 == 1 {
-                let opt = &p.options[k];
+                let opt = &p.options.get(k);
                 if forced_mask >> k & 1 == 0
                     && !opt.entries.iter().any(|e| p.item(e.item).kind.is_primary())
                 {
                     continue 'subsets;
                 }
                 cost += opt.cost.unwrap_or(0);
-                for e in &opt.entries {
+                for e in opt.entries {
                     times[e.item.index()] += 1;
                 }
             }

@@ -11,7 +11,8 @@ use std::sync::{Arc, OnceLock};
 
 use dlxc::diag::report::Report;
 use dlxc::lower::data::parse_text;
-use dlxc::lower::family::{Families, PaintCell, Paints};
+use dlxc::lower::family::Families;
+use dlxc::lower::paint::Paints;
 use dlxc::lower::{Lowerer, RecordFailure};
 use dlxc::problem::{OptionId, Problem};
 use dlxc::render::{option_lines, paint};
@@ -64,7 +65,6 @@ pub struct Matrix {
     /// The exact-cover problem.
     pub problem: Problem,
     paints: Paints,
-    canvas: Vec<PaintCell>,
     /// A solver built on first use; every search runs on a copy of it.
     solver: OnceLock<Result<Solver, Unsupported>>,
 }
@@ -74,7 +74,6 @@ impl Matrix {
         Matrix {
             problem: f.problem.clone(),
             paints: f.paints.clone(),
-            canvas: f.canvas.clone(),
             solver: OnceLock::new(),
         }
     }
@@ -90,7 +89,7 @@ impl Matrix {
     pub fn render(&self, chosen: &[OptionId]) -> (Vec<String>, Option<Vec<String>>) {
         (
             option_lines(&self.problem, chosen),
-            paint(&self.paints, &self.canvas, chosen),
+            paint(&self.paints, chosen),
         )
     }
 }

@@ -101,13 +101,7 @@ impl Pictures {
             (None, None) => return None,
         };
         let palette = self.palette.as_ref()?;
-        let svg = draw(
-            &families.paints,
-            &families.canvas,
-            chosen,
-            palette,
-            self.style,
-        )?;
+        let svg = draw(&families.paints, chosen, palette, self.style)?;
         let written = match path.parent() {
             Some(p) if self.args.dir.is_some() && !p.as_os_str().is_empty() => {
                 std::fs::create_dir_all(p)

@@ -341,10 +341,7 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
                 continue;
             }
         };
-        if s.pictures.wanted()
-            && inst.families.paints.all().is_empty()
-            && inst.families.canvas.is_empty()
-        {
+        if s.pictures.wanted() && inst.families.paints.paints_nothing() {
             let flag = if s.pictures.file.is_some() {
                 "--svg"
             } else {

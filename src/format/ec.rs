@@ -187,8 +187,8 @@ mod tests {
         assert_eq!(p.items.len(), 3);
         assert_eq!(p.items[2].name, "3");
         assert_eq!(p.options.len(), 4);
-        assert_eq!(p.options[3].entries[1].item, ItemId(2));
-        assert_eq!(p.options[0].origin, Origin::Line(3));
+        assert_eq!(p.options.get(3).entries[1].item, ItemId(2));
+        assert_eq!(p.options.get(0).origin, Origin::Line(3));
     }
 
     #[test]

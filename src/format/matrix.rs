@@ -351,8 +351,8 @@ mod tests {
         assert_eq!(p.items[6].name, "c7");
         assert_eq!(p.options.len(), 6);
         assert_eq!(p.option_items_text(crate::problem::OptionId(0)), "c3 c5 c6");
-        assert_eq!(p.options[5].name.as_deref(), Some("6"));
-        assert_eq!(p.options[5].origin, Origin::Line(7));
+        assert_eq!(p.options.get(5).name, Some("6"));
+        assert_eq!(p.options.get(5).origin, Origin::Line(7));
         assert_eq!(p.entry_count(), 16);
     }
 
@@ -361,8 +361,8 @@ mod tests {
         let p = read(&SourceFile::new("m", "0 3\n")).unwrap();
         assert_eq!((p.items.len(), p.options.len()), (3, 0));
         let p = read(&SourceFile::new("m", "| c\n2 2\n\n0 0\n# c\n1 1\n")).unwrap();
-        assert_eq!(p.options[0].entries.len(), 0);
-        assert_eq!(p.options[1].origin, Origin::Line(6));
+        assert_eq!(p.options.get(0).entries.len(), 0);
+        assert_eq!(p.options.get(1).origin, Origin::Line(6));
     }
 
     #[test]

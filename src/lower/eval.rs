@@ -91,6 +91,9 @@ pub struct Env<'m> {
     steps: usize,
     /// [`Env::for_each`] calls under way; the outermost starts a new count of `steps`.
     open_loops: usize,
+    /// How many bindings the loops around the body being run were expected to make
+    /// (the product of their lengths): what a family may reserve room for.
+    planned: u128,
     /// The values of user functions by declaration index and arguments: functions are
     /// pure, so a call inside an option loop (`possible(cages[r][c])` for each of 729
     /// placements) is evaluated once per distinct argument list. Forgotten with the
@@ -131,6 +134,7 @@ impl<'m> Env<'m> {
             size_limit: 10_000_000,
             steps: 0,
             open_loops: 0,
+            planned: 0,
             memo: vec![FxHashMap::default(); model.decls.len()],
             memo_len: 0,
             function_evaluations: 0,
@@ -319,6 +323,13 @@ impl<'m> Env<'m> {
         r
     }
 
+    /// How many bindings the loops of the [`Env::for_each`] whose body runs now make, at
+    /// most, when read at the start of the body: the product of their lengths. Exact
+    /// when the clauses have no `where`.
+    pub fn planned(&self) -> usize {
+        usize::try_from(self.planned).unwrap_or(usize::MAX)
+    }
+
     /// How many bindings the loops of one family may try: ten times the size limit, so
     /// that a `where` may filter out nine in ten and a family of 10^10 bindings that
     /// keeps few is still refused.
@@ -335,6 +346,7 @@ impl<'m> Env<'m> {
         body: &mut dyn FnMut(&mut Env<'m>) -> EvalResult<()>,
     ) -> EvalResult<()> {
         let Some((first, rest)) = clauses.split_first() else {
+            self.planned = scale;
             return body(self);
         };
         match first {

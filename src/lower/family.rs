@@ -11,384 +11,40 @@
 
 use std::collections::HashMap;
 use std::rc::Rc;
-use std::sync::Arc;
 
-use std::hash::{Hash, Hasher};
-
-use hashbrown::HashTable;
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use crate::diag::Diagnostics;
 use crate::diag::report::Report;
 use crate::lower::budget;
 use crate::lower::eval::{Env, EvalError, EvalResult};
+use crate::lower::keys::{KeyIndex, kind_mismatch_note};
+use crate::lower::paint::{Painted, Paints, TextId};
 use crate::lower::value::Value;
-use crate::problem::{Bounds, Entry, ItemId, ItemKind, Opt, OptionId, Origin, Problem};
+use crate::problem::{Bounds, Entry, ItemId, ItemKind, OptionId, Origin, Problem};
 use crate::source::Span;
 use crate::syntax::ast::{
-    BoundsExpr, CoverEntry, Decl, ExprKind, ForceDecl, Ident, ItemClass, ItemDecl, OptionDecl,
-    Paint,
+    BoundsExpr, Clause, CoverEntry, Decl, ExprKind, ForceDecl, Ident, ItemClass, ItemDecl,
+    OptionDecl, Paint,
 };
 
-/// Ids of items (or options, or anything else) by family and index values: what
-/// identifies an item or option in a model.
-///
-/// A family's index values lie end to end in one arena (a family's index has the same
-/// number of values for every member), as plain integers while every value is one, and
-/// a hash table holds member numbers, hashed by their values. A member costs its values,
-/// its id and a few bytes of table, not a boxed key and a map entry each: a family of a
-/// million options is common. A lookup borrows the values it was given (`&[Value]`)
-/// instead of building a key: forcing a sudoku's clues looks up 81 options per record.
-#[derive(Clone, Debug)]
-pub struct KeyIndex<V> {
-    by_family: Vec<FamilyIndex<V>>,
-}
-
-/// The members of one family.
-#[derive(Clone, Debug)]
-struct FamilyIndex<V> {
-    /// Values per member (the length of the family's index).
-    width: usize,
-    /// The index values of every member, `width` each, in insertion order.
-    keys: Keys,
-    /// The id of every member.
-    ids: Vec<V>,
-    /// Member numbers, hashed by their index values.
-    table: HashTable<u32>,
-}
-
-/// The index values of a family's members, end to end.
-#[derive(Clone, Debug)]
-enum Keys {
-    /// Every value so far is an integer (most families: `cell[r, c]`).
-    Ints(Vec<i64>),
-    /// Any values.
-    Values(Vec<Value>),
-}
-
-impl<V> Default for FamilyIndex<V> {
-    fn default() -> Self {
-        FamilyIndex {
-            width: 0,
-            keys: Keys::Ints(Vec::new()),
-            ids: Vec::new(),
-            table: HashTable::new(),
-        }
-    }
-}
-
-impl<V: Copy> FamilyIndex<V> {
-    /// Whether member `m` has the index `index` (of the family's width).
-    fn is(&self, m: usize, index: &[Value]) -> bool {
-        let at = m * self.width..(m + 1) * self.width;
-        match &self.keys {
-            Keys::Ints(xs) => xs[at]
-                .iter()
-                .zip(index)
-                .all(|(x, v)| matches!(v, Value::Int(y) if x == y)),
-            Keys::Values(vs) => &vs[at] == index,
-        }
-    }
-
-    /// The index values of member `m`.
-    fn key(&self, m: usize) -> Vec<Value> {
-        let at = m * self.width..(m + 1) * self.width;
-        match &self.keys {
-            Keys::Ints(xs) => xs[at].iter().map(|&x| Value::Int(x)).collect(),
-            Keys::Values(vs) => vs[at].to_vec(),
-        }
-    }
-
-    /// The hash of member `m`'s index, equal to [`hash_of`] of its values.
-    fn hash_member(keys: &Keys, width: usize, m: usize) -> u64 {
-        let at = m * width..(m + 1) * width;
-        match keys {
-            Keys::Ints(xs) => hash_ints(&xs[at]),
-            Keys::Values(vs) => hash_of(&vs[at]),
-        }
-    }
-
-    fn find(&self, index: &[Value]) -> Option<usize> {
-        if index.len() != self.width || self.ids.is_empty() {
-            return None;
-        }
-        self.table
-            .find(hash_of(index), |&m| self.is(m as usize, index))
-            .map(|&m| m as usize)
-    }
-}
-
-/// The hash of a family's index values. Integers hash alike whether they are stored as
-/// values or as plain integers.
-fn hash_of(index: &[Value]) -> u64 {
-    let mut h = rustc_hash::FxHasher::default();
-    for v in index {
-        match v {
-            Value::Int(x) => h.write_i64(*x),
-            other => {
-                h.write_u8(0xff);
-                other.hash(&mut h);
-            }
-        }
-    }
-    h.finish()
-}
-
-/// [`hash_of`] of integers.
-fn hash_ints(xs: &[i64]) -> u64 {
-    let mut h = rustc_hash::FxHasher::default();
-    for &x in xs {
-        h.write_i64(x);
-    }
-    h.finish()
-}
-
-impl<V> Default for KeyIndex<V> {
-    fn default() -> Self {
-        KeyIndex {
-            by_family: Vec::new(),
-        }
-    }
-}
-
-impl<V: Copy> KeyIndex<V> {
-    /// The entry of `family` at `index`.
-    pub fn get(&self, family: usize, index: &[Value]) -> Option<V> {
-        let f = self.by_family.get(family)?;
-        f.find(index).map(|m| f.ids[m])
-    }
-
-    /// Whether `family` has an entry at `index`.
-    pub fn contains(&self, family: usize, index: &[Value]) -> bool {
-        self.get(family, index).is_some()
-    }
-
-    /// An index of `family` that differs from `index` only in the kind of some
-    /// components, a string where the family has an integer written the same (`"1"`
-    /// for `1`) or the other way round: what a lookup that failed most likely meant.
-    /// The least such index in value order, so the answer does not depend on hashing.
-    /// Scans the family: call it only when a lookup has failed.
-    pub fn near_miss(&self, family: usize, index: &[Value]) -> Option<Vec<Value>> {
-        let f = self.by_family.get(family)?;
-        if f.width != index.len() {
-            return None;
-        }
-        (0..f.ids.len())
-            .map(|m| f.key(m))
-            .filter(|k| k.iter().zip(index).all(|(a, b)| same_but_kind(a, b)))
-            .min()
-    }
-
-    /// Every entry of `family`, in the order they were added.
-    pub fn entries(&self, family: usize) -> impl Iterator<Item = (Vec<Value>, V)> + '_ {
-        self.by_family
-            .get(family)
-            .into_iter()
-            .flat_map(|f| (0..f.ids.len()).map(move |m| (f.key(m), f.ids[m])))
-    }
-
-    /// How many entries `family` has.
-    pub fn count(&self, family: usize) -> usize {
-        self.by_family.get(family).map_or(0, |f| f.ids.len())
-    }
-
-    /// Adds an entry, even when `index` is there already (then [`KeyIndex::get`] finds
-    /// either). A family's indexes all have the length of its first one (the family's
-    /// index list); an index of another length is not added.
-    pub fn insert(&mut self, family: usize, index: &[Value], v: V) {
-        self.add(family, index, v, false);
-    }
-
-    /// Adds an entry unless `index` is there already; whether it was added. One lookup
-    /// where [`KeyIndex::contains`] and [`KeyIndex::insert`] would make two.
-    pub fn insert_new(&mut self, family: usize, index: &[Value], v: V) -> bool {
-        self.add(family, index, v, true)
-    }
-
-    fn add(&mut self, family: usize, index: &[Value], v: V, unique: bool) -> bool {
-        if self.by_family.len() <= family {
-            self.by_family.resize_with(family + 1, FamilyIndex::default);
-        }
-        let f = &mut self.by_family[family];
-        if f.ids.is_empty() {
-            f.width = index.len();
-        } else if index.len() != f.width {
-            return false;
-        }
-        let Ok(member) = u32::try_from(f.ids.len()) else {
-            return false; // 2^32 members: the size limit and the memory budget stop far sooner
-        };
-        let hash = hash_of(index);
-        if unique && f.table.find(hash, |&m| f.is(m as usize, index)).is_some() {
-            return false;
-        }
-        match &mut f.keys {
-            Keys::Ints(xs) if index.iter().all(|v| matches!(v, Value::Int(_))) => {
-                xs.extend(index.iter().filter_map(Value::as_int));
-            }
-            Keys::Ints(xs) => {
-                let mut vs: Vec<Value> = xs.iter().map(|&x| Value::Int(x)).collect();
-                vs.extend_from_slice(index);
-                f.keys = Keys::Values(vs);
-            }
-            Keys::Values(vs) => vs.extend_from_slice(index),
-        }
-        f.ids.push(v);
-        let (keys, width) = (&f.keys, f.width);
-        f.table.insert_unique(hash, member, |&m| {
-            FamilyIndex::<V>::hash_member(keys, width, m as usize)
-        });
-        true
-    }
-}
-
-/// Whether two values are equal, or would be if every string and integer in them
-/// that are written alike (`"1"`, `1`) were of one kind.
-fn same_but_kind(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Str(s), Value::Int(i)) | (Value::Int(i), Value::Str(s)) => **s == *i.to_string(),
-        (Value::Tuple(xs), Value::Tuple(ys)) => {
-            xs.len() == ys.len() && xs.iter().zip(ys.iter()).all(|(x, y)| same_but_kind(x, y))
-        }
-        _ => a == b,
-    }
-}
-
-/// The note for a lookup of `index` that failed where `found` exists: which component
-/// differs, and how, naming both kinds (strings quoted, as the language writes them).
-pub fn kind_mismatch_note(family: &str, index: &[Value], found: &[Value]) -> String {
-    let (k, (mine, theirs)) = index
-        .iter()
-        .zip(found)
-        .enumerate()
-        .find(|(_, (a, b))| a.kind() != b.kind() || a != b)
-        .map_or((0, (&index[0], &found[0])), |(k, pair)| (k, pair));
-    format!(
-        "`{}` exists: its {} index is {} {theirs:#}, here it is {} {mine:#}; convert with `{}`",
-        display_name(family, found),
-        ordinal(k),
-        article(theirs),
-        article(mine),
-        if theirs.as_int().is_some() {
-            "int(...)"
-        } else {
-            "str(...)"
-        },
-    )
-}
-
-/// "an integer", "a string", or the kind of a compound component.
-fn article(v: &Value) -> &'static str {
-    match v {
-        Value::Int(_) => "the integer",
-        Value::Str(_) => "the string",
-        other => other.kind().described(),
-    }
-}
-
-/// "first", "second"... for the place of an index component.
-fn ordinal(k: usize) -> String {
-    match k {
-        0 => "first".into(),
-        1 => "second".into(),
-        2 => "third".into(),
-        3 => "fourth".into(),
-        n => format!("number {}", n + 1),
-    }
-}
-
-/// One painted cell: (layer,) row, column, and what it shows.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PaintCell {
-    /// The layer of a cell painted as `(layer, row, column)`; `None` for `(row, column)`.
-    pub layer: Option<i64>,
-    /// Row.
-    pub row: i64,
-    /// Column.
-    pub col: i64,
-    /// The text shown (shared: a million queens paint one `Q`).
-    pub text: Arc<str>,
-}
-
-/// The cells each option paints, by option id, end to end in one list: an option costs
-/// its cells and an offset, not a list of its own.
-#[derive(Clone, Debug, Default)]
-pub struct Paints {
-    /// Where the cells of each option end in `cells`; they start where the previous
-    /// option's end.
-    ends: Vec<usize>,
-    cells: Vec<PaintCell>,
-}
-
-/// The texts painted while lowering, so each is stored once.
+/// The text of the value painted last: options of one family mostly paint the same
+/// few values, and this spares rendering them again.
 #[derive(Default)]
 struct Texts {
-    /// Every text painted so far.
-    all: FxHashSet<Arc<str>>,
-    /// The value painted last and its text: options of one family mostly paint the
-    /// same few values, and this spares rendering them again.
-    last: Option<(Value, Arc<str>)>,
-}
-
-impl Paints {
-    /// Paints made of the cells of each option in turn (for tests and other makers).
-    pub fn from_options(options: impl IntoIterator<Item = Vec<PaintCell>>) -> Paints {
-        let mut p = Paints::default();
-        for mut cells in options {
-            p.push(&mut cells);
-        }
-        p
-    }
-
-    /// The cells option `id` paints (none for an option beyond the list).
-    pub fn of(&self, id: OptionId) -> &[PaintCell] {
-        let k = id.index();
-        match self.ends.get(k) {
-            Some(&end) => &self.cells[if k == 0 { 0 } else { self.ends[k - 1] }..end],
-            None => &[],
-        }
-    }
-
-    /// How many options the list covers.
-    pub fn len(&self) -> usize {
-        self.ends.len()
-    }
-
-    /// Whether no option is in the list.
-    pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
-    }
-
-    /// Every cell of every option, option after option.
-    pub fn all(&self) -> &[PaintCell] {
-        &self.cells
-    }
-
-    /// Adds the cells of the next option, taking them from `cells`.
-    pub fn push(&mut self, cells: &mut Vec<PaintCell>) {
-        self.cells.append(cells);
-        self.ends.push(self.cells.len());
-    }
+    last: Option<(Value, TextId)>,
 }
 
 impl Texts {
-    /// The shared text of a painted value.
-    fn text(&mut self, v: &Value) -> Arc<str> {
+    /// The number of a painted value's text in `paints`.
+    fn text(&mut self, v: &Value, paints: &mut Paints) -> TextId {
         if let Some((last, t)) = &self.last
             && last == v
         {
-            return Arc::clone(t);
+            return *t;
         }
-        let text = v.to_string();
-        let t = match self.all.get(text.as_str()) {
-            Some(t) => Arc::clone(t),
-            None => {
-                let t: Arc<str> = Arc::from(text);
-                self.all.insert(Arc::clone(&t));
-                t
-            }
-        };
-        self.last = Some((v.clone(), Arc::clone(&t)));
+        let t = paints.intern(&v.to_string());
+        self.last = Some((v.clone(), t));
         t
     }
 }
@@ -408,10 +64,8 @@ pub struct Families {
     pub options: KeyIndex<OptionId>,
     /// Options dropped because they cover no primary item, for better messages.
     pub dropped: KeyIndex<Span>,
-    /// The cells each option paints, by option id.
+    /// The cells each option paints, by option id, and the canvas under them.
     pub paints: Paints,
-    /// The background cells of every solution (`canvas` declarations).
-    pub canvas: Vec<PaintCell>,
     /// Whether painted cells are `(layer, row, column)` triples (`Some(true)`) or
     /// `(row, column)` pairs (`Some(false)`), as the first painted cell was; `None`
     /// before any. A model paints in one dimension only.
@@ -428,20 +82,26 @@ pub struct Families {
 
 /// `family[a,b,c]`, the way items and options are named.
 pub fn display_name(family: &str, index: &[Value]) -> String {
-    if index.is_empty() {
-        return family.to_string();
-    }
     let mut s = String::with_capacity(family.len() + 4 * index.len() + 2);
-    s.push_str(family);
-    s.push('[');
+    write_display_name(&mut s, family, index);
+    s
+}
+
+/// [`display_name`], written at the end of `out`: an option's name goes straight into
+/// the problem's text of names.
+fn write_display_name(out: &mut String, family: &str, index: &[Value]) {
+    out.push_str(family);
+    if index.is_empty() {
+        return;
+    }
+    out.push('[');
     for (i, v) in index.iter().enumerate() {
         if i > 0 {
-            s.push(',');
+            out.push(',');
         }
-        v.write_name_part(&mut s);
+        v.write_name_part(out);
     }
-    s.push(']');
-    s
+    out.push(']');
 }
 
 fn origin(decl: Span) -> Origin {
@@ -518,11 +178,11 @@ pub fn lower_families<'m>(env: &mut Env<'m>) -> Result<(Families, Diagnostics), 
     }
     for d in &model.decls {
         if let Decl::Canvas(paint) = d {
-            let mut cells = std::mem::take(&mut fam.canvas);
-            if let Err(e) = paint_cells(env, paint, &mut texts, &mut cells, &mut fam.paint_layers) {
+            let mut cells = Vec::new();
+            if let Err(e) = paint_cells(env, paint, &mut texts, &mut cells, &mut fam) {
                 add(&mut errors, e);
             }
-            fam.canvas = cells;
+            fam.paints.push_canvas(&mut cells);
         }
     }
     // The symmetries act on the options, so they need every family made.
@@ -671,21 +331,26 @@ fn lower_options<'m>(
     // count of options alone does not see.
     let mut parts = 0usize;
     let mut first_dropped: Option<String> = None;
-    let mut entries: Vec<(Entry, Span)> = Vec::new();
+    // The entries of the option being made, and where each was written.
+    let (mut entries, mut spans): (Vec<Entry>, Vec<Span>) = (Vec::new(), Vec::new());
     let (mut index, mut key) = (Vec::with_capacity(opt.index.len()), Vec::new());
     let mut cells = Vec::new();
+    // Without a `where`, the loops make as many options as they plan.
+    let exact = !opt.clauses.iter().any(|c| matches!(c, Clause::Where(_)));
     env.for_each(&opt.clauses, &mut |env| {
         made += 1;
         if made > limit {
             return Err(too_many(env, "option", limit, opt.name.span));
         }
+        let planned = env.planned().min(limit);
         if budget::exceeded() {
             return Err(out_of_memory(env, "option", &opt.name, made));
         }
         eval_index_into(env, &opt.index, &mut index)?;
         entries.clear();
+        spans.clear();
         for (cover, &family) in opt.covers.iter().zip(&cover_families) {
-            collect_cover(env, cover, family, fam, &mut key, &mut entries)?;
+            collect_cover(env, cover, family, fam, &mut key, (&mut entries, &mut spans))?;
         }
         let cost = match &opt.cost {
             Some(e) => Some(env.eval_int(e, "a cost")?),
@@ -693,7 +358,7 @@ fn lower_options<'m>(
         };
         cells.clear();
         for paint in &opt.paints {
-            paint_cells(env, paint, texts, &mut cells, &mut fam.paint_layers)?;
+            paint_cells(env, paint, texts, &mut cells, fam)?;
         }
         parts += entries.len() + cells.len();
         if parts > limit {
@@ -709,16 +374,27 @@ fn lower_options<'m>(
                 .add_help("check its `covers` and `paint` clauses; raise the limit with `--max-size N` if this is intended")
                 .into());
         }
-        let name = display_name(&opt.name.name, &index);
-        if !entries.iter().any(|(e, _)| fam.problem.item(e.item).kind.is_primary()) {
+        if !entries.iter().any(|e| fam.problem.item(e.item).kind.is_primary()) {
             dropped += 1;
-            first_dropped.get_or_insert(name);
+            first_dropped.get_or_insert_with(|| display_name(&opt.name.name, &index));
             fam.dropped.insert(decl, &index, opt.name.span);
             return Ok(());
+        }
+        if made == 1 && exact {
+            // Room for the whole family at once, sized by its first option: no copying
+            // as the arrays grow, and no room left over. Later names are longer by
+            // their larger numbers (`queen[0,0]`, then `queen[999,999]`): a guess of two
+            // more digits for each index value.
+            let name = display_name(&opt.name.name, &index).len() + 2 * index.len();
+            let more = |n: usize| planned.saturating_mul(n);
+            fam.problem.options.reserve(planned, more(entries.len()), more(name));
+            fam.paints.reserve(planned, more(cells.len()));
+            fam.options.reserve(decl, planned, index.len());
         }
         // The id the option gets: the next one.
         let id = OptionId(fam.problem.options.len() as u32);
         if !fam.options.insert_new(decl, &index, id) {
+            let name = display_name(&opt.name.name, &index);
             return Err(env.error(
                 "E0406",
                 format!("option `{name}` is made twice by this family"),
@@ -728,14 +404,16 @@ fn lower_options<'m>(
             .add_help("each binding of an option family must give a different index; add the distinguishing loop variable to the index")
             .into());
         }
-        let added = fam.problem.add_option(Opt {
-            name: Some(name),
-            entries: entries.iter().map(|(e, _)| *e).collect(),
+        let added = fam.problem.options.push_with(
+            |s| write_display_name(s, &opt.name.name, &index),
+            &entries,
             cost,
-            origin: origin(opt.name.span),
-        });
+            origin(opt.name.span),
+        );
         debug_assert_eq!(added, id);
-        fam.paints.push(&mut cells);
+        if !fam.paints.push(&mut cells) {
+            return Err(too_many(env, "option", limit, opt.name.span));
+        }
         Ok(())
     })?;
     Ok(first_dropped.map(|example| {
@@ -755,16 +433,20 @@ fn lower_options<'m>(
 }
 
 /// Evaluates a `paint` (or `canvas`) clause, adding its cells to `out` (with their
-/// texts shared through `texts`). `layers` is the dimension of the model's painted
-/// cells so far (see [`Families::paint_layers`]).
+/// texts stored in `fam.paints`). A model paints in the dimension of its first painted
+/// cell ([`Families::paint_layers`]).
 fn paint_cells<'m>(
     env: &mut Env<'m>,
     paint: &'m Paint,
     texts: &mut Texts,
-    out: &mut Vec<PaintCell>,
-    layers: &mut Option<bool>,
+    out: &mut Vec<Painted>,
+    fam: &mut Families,
 ) -> EvalResult<()> {
+    let exact = !paint.clauses.iter().any(|c| matches!(c, Clause::Where(_)));
     env.for_each(&paint.clauses, &mut |env| {
+        if exact && out.len() == out.capacity() {
+            let _ = out.try_reserve_exact(env.planned());
+        }
         let (layer, row, col) = match &paint.cell.kind {
             // `(r, c)` as written: its two integers, without building the tuple.
             ExprKind::Tuple(xs) if xs.len() == 2 => {
@@ -793,7 +475,7 @@ fn paint_cells<'m>(
             }
         };
         let layered = layer.is_some();
-        if *layers.get_or_insert(layered) != layered {
+        if *fam.paint_layers.get_or_insert(layered) != layered {
             let ints = layer.into_iter().chain([row, col]).map(Value::Int).collect();
             let cell = Value::tuple(ints);
             return Err(env.error(
@@ -807,12 +489,32 @@ fn paint_cells<'m>(
             .add_help("a model paints in one dimension: every `paint` and `canvas` cell a pair (a plane picture), or every one a triple (layers drawn side by side)")
             .into());
         }
+        let small = |x: i64| i32::try_from(x).ok();
+        let (Some(row32), Some(col32), Some(layer32)) =
+            (small(row), small(col), layer.map_or(Some(None), |l| small(l).map(Some)))
+        else {
+            let ints = layer.into_iter().chain([row, col]).map(Value::Int).collect();
+            return Err(env
+                .error(
+                    "E0210",
+                    format!(
+                        "a painted cell's coordinates must lie between {} and {}, found {:#}",
+                        i32::MIN,
+                        i32::MAX,
+                        Value::tuple(ints)
+                    ),
+                    paint.cell.span,
+                    "too far out",
+                )
+                .add_help("a picture places its cells by these numbers; paint at coordinates near the board")
+                .into());
+        };
         let v = env.eval(&paint.value)?;
-        out.push(PaintCell {
-            layer,
-            row,
-            col,
-            text: texts.text(&v),
+        out.push(Painted {
+            layer: layer32,
+            row: row32,
+            col: col32,
+            text: texts.text(&v, &mut fam.paints),
         });
         Ok(())
     })
@@ -850,7 +552,7 @@ fn collect_cover<'m>(
     family: Option<usize>,
     fam: &mut Families,
     index: &mut Vec<Value>,
-    entries: &mut Vec<(Entry, Span)>,
+    (entries, spans): (&mut Vec<Entry>, &mut Vec<Span>),
 ) -> EvalResult<()> {
     let Some(family) = family else {
         return Err(env.error(
@@ -883,8 +585,8 @@ fn collect_cover<'m>(
             }
             None => None,
         };
-        if let Some((_, first)) = entries.iter().find(|(e, _)| e.item == item) {
-            let first = *first;
+        if let Some(k) = entries.iter().position(|e| e.item == item) {
+            let first = spans[k];
             let name = fam.problem.item(item).name.clone();
             let mut r = *env.error(
                 "E0402",
@@ -895,7 +597,8 @@ fn collect_cover<'m>(
             r = r.secondary(first, "first covered here");
             return Err(Box::new(r.add_help("an option covers each item at most once; check the index expressions, or add `where` to skip the bindings that coincide")));
         }
-        entries.push((Entry { item, color }, cover.span));
+        entries.push(Entry { item, color });
+        spans.push(cover.span);
         Ok(())
     })
 }

@@ -13,7 +13,9 @@ pub mod combinatorics;
 pub mod data;
 pub mod eval;
 pub mod family;
+pub mod keys;
 pub mod ops;
+pub mod paint;
 pub mod shapes;
 pub mod symmetry;
 pub mod value;
@@ -480,7 +482,7 @@ fn uncoverable(fam: &Families, src: &SourceFile) -> Result<(), crate::diag::Diag
     // How many options cover each item: one pass serves both checks.
     let mut covers = vec![0u64; problem.items.len()];
     for o in &problem.options {
-        for e in &o.entries {
+        for e in o.entries {
             covers[e.item.index()] += 1;
         }
     }
@@ -539,7 +541,9 @@ fn unreachable_bounds(
     let item = &problem.items[i];
     let opts: Vec<usize> = (0..problem.options.len())
         .filter(|&k| {
-            problem.options[k]
+            problem
+                .options
+                .get(k)
                 .entries
                 .iter()
                 .any(|e| e.item.index() == i)
@@ -570,7 +574,7 @@ fn unreachable_bounds(
     }
     let mut seen = Vec::new();
     for &k in &opts {
-        if let crate::problem::Origin::Model { decl, .. } = &problem.options[k].origin
+        if let crate::problem::Origin::Model { decl, .. } = &problem.options.get(k).origin
             && !seen.contains(decl)
         {
             seen.push(*decl);

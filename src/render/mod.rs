@@ -5,7 +5,8 @@
 pub mod json;
 pub mod svg;
 
-use crate::lower::family::{Families, PaintCell, Paints};
+use crate::lower::family::Families;
+use crate::lower::paint::{Painted, Paints};
 use crate::problem::{OptionId, Problem};
 
 /// What an unpainted hole of a painted grid shows.
@@ -20,18 +21,18 @@ pub const FILL: &str = ".";
 /// painted text is one character the cells are written side by side (`534678912`);
 /// otherwise they are right-aligned to the widest text and separated by spaces.
 pub fn paint_grid(families: &Families, chosen: &[OptionId]) -> Option<Vec<String>> {
-    paint(&families.paints, &families.canvas, chosen)
+    paint(&families.paints, chosen)
 }
 
-/// [`paint_grid`] from its two parts: the cells each option paints (by option id) and
+/// [`paint_grid`] from what it needs: the cells each option paints (by option id) and
 /// the canvas. For callers that keep these without the rest of the families (whose
 /// index of values cannot leave its thread).
-pub fn paint(paints: &Paints, canvas: &[PaintCell], chosen: &[OptionId]) -> Option<Vec<String>> {
+pub fn paint(paints: &Paints, chosen: &[OptionId]) -> Option<Vec<String>> {
     // Later cells paint over earlier ones: the canvas first, then the options in order.
     // Sorting by (row, column, order painted) keeps that order among cells painted at
     // one place; the order makes every key distinct, so an unstable sort (no scratch
     // buffer) gives the same result as a stable one.
-    let mut cells: Vec<(i64, i64, usize, &str)> = plane_cells(paints, canvas, chosen, false)
+    let mut cells: Vec<(i64, i64, usize, &str)> = plane_cells(paints, chosen, false)
         .into_iter()
         .enumerate()
         .map(|(k, p)| (p.row, p.col, k, p.text))
@@ -88,37 +89,40 @@ pub struct PlaneCell<'a> {
 /// lattice: an odd shift would turn its triangles upside down).
 pub fn plane_cells<'a>(
     paints: &'a Paints,
-    canvas: &'a [PaintCell],
     chosen: &[OptionId],
     even_step: bool,
 ) -> Vec<PlaneCell<'a>> {
     let painted = |&id: &OptionId| paints.of(id).iter().map(move |p| (p, Some(id)));
     let cells = || {
-        canvas
+        paints
+            .canvas()
             .iter()
             .map(|p| (p, None))
             .chain(chosen.iter().flat_map(painted))
     };
-    let plane = |(p, owner): (&'a PaintCell, Option<OptionId>), col: i64| PlaneCell {
-        row: p.row,
+    let plane = |(p, owner): (&'a Painted, Option<OptionId>), col: i64| PlaneCell {
+        row: p.row.into(),
         col,
-        text: &p.text,
+        text: paints.text(p.text),
         owner,
     };
     // A plane picture (every solution of a 2D model, one per sudoku record) is the
     // cells as they are, gathered once.
     if cells().all(|(p, _)| p.layer.is_none()) {
-        return cells().map(|c| plane(c, c.0.col)).collect();
+        return cells().map(|c| plane(c, c.0.col.into())).collect();
     }
-    let all: Vec<(&PaintCell, Option<OptionId>)> = cells().collect();
-    let mut layers: Vec<i64> = all.iter().filter_map(|(p, _)| p.layer).collect();
+    let all: Vec<(&Painted, Option<OptionId>)> = cells().collect();
+    let mut layers: Vec<i64> = all
+        .iter()
+        .filter_map(|(p, _)| p.layer.map(i64::from))
+        .collect();
     layers.sort_unstable();
     layers.dedup();
-    let mut rows: Vec<i64> = all.iter().map(|(p, _)| p.row).collect();
+    let mut rows: Vec<i64> = all.iter().map(|(p, _)| i64::from(p.row)).collect();
     rows.sort_unstable();
     rows.dedup();
-    let min_col = all.iter().map(|(p, _)| p.col).min().unwrap_or(0);
-    let max_col = all.iter().map(|(p, _)| p.col).max().unwrap_or(0);
+    let min_col = all.iter().map(|(p, _)| i64::from(p.col)).min().unwrap_or(0);
+    let max_col = all.iter().map(|(p, _)| i64::from(p.col)).max().unwrap_or(0);
     let width = max_col.saturating_sub(min_col).saturating_add(1);
     let mut step = width.saturating_add(1);
     if even_step && step % 2 != 0 {
@@ -144,7 +148,7 @@ pub fn plane_cells<'a>(
     }
     out.extend(
         all.into_iter()
-            .map(|c| plane(c, place(c.0.layer.unwrap_or(0), c.0.col))),
+            .map(|c| plane(c, place(c.0.layer.unwrap_or(0).into(), c.0.col.into()))),
     );
     out
 }
@@ -176,20 +180,29 @@ pub fn option_lines(problem: &Problem, chosen: &[OptionId]) -> Vec<String> {
 mod tests {
     use super::*;
 
-    fn fam(paints: Vec<Vec<(i64, i64, &str)>>) -> Families {
+    use crate::lower::paint::PaintCell;
+
+    fn cell((row, col, t): (i32, i32, &str)) -> PaintCell {
+        PaintCell {
+            layer: None,
+            row,
+            col,
+            text: t.into(),
+        }
+    }
+
+    fn fam_on(paints: Vec<Vec<(i32, i32, &str)>>, canvas: Vec<(i32, i32, &str)>) -> Families {
+        let options = paints
+            .into_iter()
+            .map(|v| v.into_iter().map(cell).collect());
         Families {
-            paints: Paints::from_options(paints.into_iter().map(|v| {
-                v.into_iter()
-                    .map(|(row, col, t)| PaintCell {
-                        layer: None,
-                        row,
-                        col,
-                        text: t.into(),
-                    })
-                    .collect()
-            })),
+            paints: Paints::from_options(options, canvas.into_iter().map(cell).collect()),
             ..Families::default()
         }
+    }
+
+    fn fam(paints: Vec<Vec<(i32, i32, &str)>>) -> Families {
+        fam_on(paints, Vec::new())
     }
 
     #[test]
@@ -204,16 +217,13 @@ mod tests {
 
     #[test]
     fn later_cells_paint_over_earlier_ones_and_holes_show_fill() {
-        let mut f = fam(vec![
-            vec![(0, 0, "a"), (0, 3, "b")],
-            vec![(0, 0, "c"), (2, 1, "d")],
-        ]);
-        f.canvas = vec![PaintCell {
-            layer: None,
-            row: 0,
-            col: 1,
-            text: "#".into(),
-        }];
+        let f = fam_on(
+            vec![
+                vec![(0, 0, "a"), (0, 3, "b")],
+                vec![(0, 0, "c"), (2, 1, "d")],
+            ],
+            vec![(0, 1, "#")],
+        );
         // The canvas is under everything; option 1 paints over option 0 at (0, 0) when
         // it comes later in the solution, and not when it comes first.
         let g = paint_grid(&f, &[OptionId(0), OptionId(1)]).unwrap();

@@ -17,7 +17,8 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use crate::lower::family::{Families, PaintCell, Paints};
+use crate::lower::family::Families;
+use crate::lower::paint::Paints;
 use crate::problem::OptionId;
 
 use super::{PlaneCell, plane_cells};
@@ -72,7 +73,7 @@ pub struct Palette {
 impl Palette {
     /// The palette of every text the options of `paints` can paint.
     pub fn new(paints: &Paints) -> Palette {
-        let mut texts: Vec<&str> = paints.all().iter().map(|p| &*p.text).collect();
+        let mut texts: Vec<&str> = paints.all().iter().map(|p| paints.text(p.text)).collect();
         texts.sort_unstable_by(|a, b| text_order(a).cmp(&text_order(b)));
         texts.dedup();
         let colors = texts
@@ -126,19 +127,18 @@ fn hsl_to_rgb(h: f64, s: f64, l: f64) -> (u8, u8, u8) {
 /// The SVG picture of a solution, or `None` when nothing is painted.
 pub fn picture(families: &Families, chosen: &[OptionId], style: Style) -> Option<String> {
     let palette = Palette::new(&families.paints);
-    draw(&families.paints, &families.canvas, chosen, &palette, style)
+    draw(&families.paints, chosen, &palette, style)
 }
 
 /// [`picture`] from its parts, with a palette made once for many solutions.
 pub fn draw(
     paints: &Paints,
-    canvas: &[PaintCell],
     chosen: &[OptionId],
     palette: &Palette,
     style: Style,
 ) -> Option<String> {
     let even = style.lattice == Lattice::Triangle;
-    let mut cells = plane_cells(paints, canvas, chosen, even);
+    let mut cells = plane_cells(paints, chosen, even);
     // The last cell painted at a place shows; blank canvas cells (the gaps between
     // layers, spacing) are not drawn.
     let mut shown: HashMap<(i64, i64), usize> = HashMap::with_capacity(cells.len());

@@ -1,7 +1,7 @@
 use super::*;
-use crate::lower::family::Paints;
+use crate::lower::paint::{PaintCell, Paints};
 
-fn cell(layer: Option<i64>, row: i64, col: i64, text: &str) -> PaintCell {
+fn cell(layer: Option<i32>, row: i32, col: i32, text: &str) -> PaintCell {
     PaintCell {
         layer,
         row,
@@ -10,8 +10,13 @@ fn cell(layer: Option<i64>, row: i64, col: i64, text: &str) -> PaintCell {
     }
 }
 
-fn plane(cells: &[(i64, i64, &str)]) -> Vec<PaintCell> {
+fn plane(cells: &[(i32, i32, &str)]) -> Vec<PaintCell> {
     cells.iter().map(|&(r, c, t)| cell(None, r, c, t)).collect()
+}
+
+/// Paints of these options, with no canvas.
+fn paints_of(options: Vec<Vec<PaintCell>>) -> Paints {
+    Paints::from_options(options, Vec::new())
 }
 
 /// The `(name, attribute)` values of every element `name` in `svg`.
@@ -55,16 +60,16 @@ fn style(lattice: Lattice) -> Style {
 #[test]
 fn one_polygon_per_shown_cell_colored_by_text() {
     // Two options paint A, one paints B; option 1 paints over a canvas cell.
-    let paints = Paints::from_options(vec![
+    let options = vec![
         plane(&[(0, 0, "A"), (0, 1, "A")]),
         plane(&[(1, 0, "B"), (1, 1, "B")]),
         plane(&[(2, 0, "A")]),
-    ]);
-    let canvas = plane(&[(1, 1, "."), (2, 1, ".")]);
+    ];
+    let bare = paints_of(options.clone());
+    let paints = Paints::from_options(options, plane(&[(1, 1, "."), (2, 1, ".")]));
     let chosen = [OptionId(0), OptionId(1), OptionId(2)];
     let svg = draw(
         &paints,
-        &canvas,
         &chosen,
         &Palette::new(&paints),
         style(Lattice::Square),
@@ -96,7 +101,6 @@ fn one_polygon_per_shown_cell_colored_by_text() {
     // Without labels, no text at all.
     let plain = draw(
         &paints,
-        &canvas,
         &chosen,
         &Palette::new(&paints),
         Style {
@@ -107,24 +111,12 @@ fn one_polygon_per_shown_cell_colored_by_text() {
     .unwrap();
     assert!(!plain.contains("<text"));
     assert_eq!(
-        draw(
-            &paints,
-            &canvas,
-            &[],
-            &Palette::new(&paints),
-            style(Lattice::Square)
-        )
-        .map(|s| s.contains("data-text=\".\"")),
+        draw(&paints, &[], &Palette::new(&paints), style(Lattice::Square))
+            .map(|s| s.contains("data-text=\".\"")),
         Some(true)
     );
     assert_eq!(
-        draw(
-            &paints,
-            &[],
-            &[],
-            &Palette::new(&paints),
-            style(Lattice::Square)
-        ),
+        draw(&bare, &[], &Palette::new(&paints), style(Lattice::Square)),
         None
     );
 }
@@ -132,9 +124,9 @@ fn one_polygon_per_shown_cell_colored_by_text() {
 #[test]
 fn thick_borders_follow_options_not_colors() {
     // Two options of the same text side by side: one color, but a thick side between.
-    let paints = Paints::from_options(vec![plane(&[(0, 0, "x")]), plane(&[(0, 1, "x")])]);
+    let paints = paints_of(vec![plane(&[(0, 0, "x")]), plane(&[(0, 1, "x")])]);
     let both = [OptionId(0), OptionId(1)];
-    let cells = plane_cells(&paints, &[], &both, false);
+    let cells = plane_cells(&paints, &both, false);
     let polys: Vec<_> = cells
         .iter()
         .map(|c| corners(Lattice::Square, c.row, c.col))
@@ -142,8 +134,8 @@ fn thick_borders_follow_options_not_colors() {
     // 2 squares: 8 sides, the shared one counted once: 7, all thick.
     assert_eq!(thick_edges(&cells, &polys).len(), 7);
     // One option painting both: the shared side is thin.
-    let one = Paints::from_options(vec![plane(&[(0, 0, "x"), (0, 1, "x")])]);
-    let cells = plane_cells(&one, &[], &[OptionId(0)], false);
+    let one = paints_of(vec![plane(&[(0, 0, "x"), (0, 1, "x")])]);
+    let cells = plane_cells(&one, &[OptionId(0)], false);
     let polys: Vec<_> = cells
         .iter()
         .map(|c| corners(Lattice::Square, c.row, c.col))
@@ -154,11 +146,11 @@ fn thick_borders_follow_options_not_colors() {
 #[test]
 fn triangles_and_hexagons_share_their_sides() {
     // The hexagon of six triangles (docs/builtins.md): 12 sides, 6 of them inner.
-    let six: Vec<(i64, i64, &str)> = (0..2)
+    let six: Vec<(i32, i32, &str)> = (0..2)
         .flat_map(|r| (0..3).map(move |c| (r, c, "t")))
         .collect();
-    let paints = Paints::from_options(vec![plane(&six)]);
-    let cells = plane_cells(&paints, &[], &[OptionId(0)], true);
+    let paints = paints_of(vec![plane(&six)]);
+    let cells = plane_cells(&paints, &[OptionId(0)], true);
     let polys: Vec<_> = cells
         .iter()
         .map(|c| corners(Lattice::Triangle, c.row, c.col))
@@ -174,13 +166,13 @@ fn triangles_and_hexagons_share_their_sides() {
     let down = corners(Lattice::Triangle, 0, 1);
     assert!(up[0].1 < up[1].1 && down[2].1 > down[0].1);
     // A hex flower: the centre and its six neighbours, one option; the rim has 18 sides.
-    let flower: Vec<(i64, i64, &str)> =
+    let flower: Vec<(i32, i32, &str)> =
         [(0, 0), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)]
             .iter()
             .map(|&(q, r)| (r, q, "h"))
             .collect();
-    let paints = Paints::from_options(vec![plane(&flower)]);
-    let cells = plane_cells(&paints, &[], &[OptionId(0)], false);
+    let paints = paints_of(vec![plane(&flower)]);
+    let cells = plane_cells(&paints, &[OptionId(0)], false);
     let polys: Vec<_> = cells
         .iter()
         .map(|c| corners(Lattice::Hex, c.row, c.col))
@@ -188,7 +180,6 @@ fn triangles_and_hexagons_share_their_sides() {
     assert_eq!(thick_edges(&cells, &polys).len(), 18);
     let svg = draw(
         &paints,
-        &[],
         &[OptionId(0)],
         &Palette::new(&paints),
         style(Lattice::Hex),
@@ -206,19 +197,18 @@ fn triangles_and_hexagons_share_their_sides() {
 #[test]
 fn layers_lie_side_by_side_with_a_gap() {
     // Two layers of a 1x2 box; the gap column is blank in text, absent in the picture.
-    let paints = Paints::from_options(vec![vec![
+    let paints = paints_of(vec![vec![
         cell(Some(0), 0, 0, "a"),
         cell(Some(0), 0, 1, "a"),
         cell(Some(1), 0, 0, "b"),
         cell(Some(1), 0, 1, "b"),
     ]]);
     assert_eq!(
-        crate::render::paint(&paints, &[], &[OptionId(0)]).unwrap(),
+        crate::render::paint(&paints, &[OptionId(0)]).unwrap(),
         ["aa bb"]
     );
     let svg = draw(
         &paints,
-        &[],
         &[OptionId(0)],
         &Palette::new(&paints),
         style(Lattice::Square),
@@ -231,7 +221,6 @@ fn layers_lie_side_by_side_with_a_gap() {
     // On triangles, layers are an even number of columns apart.
     let svg = draw(
         &paints,
-        &[],
         &[OptionId(0)],
         &Palette::new(&paints),
         style(Lattice::Triangle),
@@ -242,19 +231,16 @@ fn layers_lie_side_by_side_with_a_gap() {
         ["0,0", "0,1", "0,4", "0,5"]
     );
     // Layers far apart are laid out next to each other.
-    let far = Paints::from_options(vec![vec![
+    let far = paints_of(vec![vec![
         cell(Some(-5), 0, 0, "a"),
-        cell(Some(1 << 40), 0, 0, "b"),
+        cell(Some(i32::MAX), 0, 0, "b"),
     ]]);
-    assert_eq!(
-        crate::render::paint(&far, &[], &[OptionId(0)]).unwrap(),
-        ["a b"]
-    );
+    assert_eq!(crate::render::paint(&far, &[OptionId(0)]).unwrap(), ["a b"]);
 }
 
 #[test]
 fn palette_is_by_sorted_text_and_stable() {
-    let paints = Paints::from_options(vec![plane(&[
+    let paints = paints_of(vec![plane(&[
         (0, 0, "10"),
         (0, 1, "9"),
         (0, 2, "Z"),
@@ -267,7 +253,7 @@ fn palette_is_by_sorted_text_and_stable() {
     assert_eq!(p.color("Z"), PALETTE[3]);
     // Beyond the palette: distinct generated colors.
     let many: Vec<PaintCell> = (0..60).map(|k| cell(None, 0, k, &k.to_string())).collect();
-    let p = Palette::new(&Paints::from_options([many]));
+    let p = Palette::new(&paints_of(vec![many]));
     let mut colors: Vec<&str> = (0..60).map(|k| p.color(&k.to_string())).collect();
     colors.sort_unstable();
     colors.dedup();
@@ -277,10 +263,9 @@ fn palette_is_by_sorted_text_and_stable() {
 
 #[test]
 fn text_is_escaped_and_numbers_are_short() {
-    let paints = Paints::from_options(vec![plane(&[(0, 0, "<&\">")])]);
+    let paints = paints_of(vec![plane(&[(0, 0, "<&\">")])]);
     let svg = draw(
         &paints,
-        &[],
         &[OptionId(0)],
         &Palette::new(&paints),
         style(Lattice::Square),

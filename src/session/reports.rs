@@ -44,7 +44,7 @@ pub fn refusal_report(src: &SourceFile, p: &Problem, e: &Refused) -> Report {
             )
             .help(format!("with at-least-once items the search stops as soon as every item is covered, so it cannot weigh extra options that only pay; make every cost {sign}, or make the items exactly-once"))
             .with_source(src);
-            if let Origin::Model { decl, .. } = &p.options[id.index()].origin {
+            if let Origin::Model { decl, .. } = &p.options.get(id.index()).origin {
                 r = r.label(*decl, format!("`{option}` comes from this family"));
             }
             r

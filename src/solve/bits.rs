@@ -22,7 +22,7 @@
 //! words: at most [`MAX_OPTIONS`] options (see [`Bits::fits`]).
 
 use super::structure::{ItemOrder, Mark, Structure};
-use crate::problem::{OptionId, Problem};
+use crate::problem::{ColorId, OptionId, Problem};
 
 /// Added to the count of a primary item once an option that holds it is committed:
 /// the item is never least again, and later decrements leave it large (an item loses
@@ -104,12 +104,12 @@ impl Bits {
             entry_start.push(entries.len() as u32);
             primary_start.push(primary.len() as u32);
             let bit = 1u64 << (o % 64);
-            for e in &opt.entries {
+            for e in opt.entries {
                 let i = internal[e.item.index()];
                 sets[i as usize * words + o / 64] |= bit;
-                let color = e.color.map_or(0, |c| c.0 + 1);
+                let color = e.color.map_or(0, ColorId::number);
                 let agree_at = match e.color {
-                    Some(c) if i >= n1 => *agree_of.entry((i, c.0)).or_insert_with(|| {
+                    Some(c) if i >= n1 => *agree_of.entry((i, c.number())).or_insert_with(|| {
                         agree.resize(agree.len() + words, 0);
                         (agree.len() / words - 1) as u32
                     }),

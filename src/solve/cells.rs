@@ -43,7 +43,7 @@
 //!   flagged [`EARLIER`].
 
 use super::structure::{ItemOrder, Mark, Structure};
-use crate::problem::{OptionId, Problem};
+use crate::problem::{ColorId, OptionId, Problem};
 
 /// Added to the size of an item the current commit takes out.
 pub(crate) const CURRENT: i32 = 1 << 29;
@@ -156,7 +156,7 @@ impl Cells {
         // Sets are laid out item after item, each as long as the item's options.
         let mut len = vec![0i32; n];
         for opt in &problem.options {
-            for e in &opt.entries {
+            for e in opt.entries {
                 len[internal[e.item.index()] as usize] += 1;
             }
         }
@@ -180,7 +180,7 @@ impl Cells {
         let mut option_start = Vec::with_capacity(problem.options.len() + 1);
         for opt in &problem.options {
             option_start.push(nd.len() as u32);
-            for e in &opt.entries {
+            for e in opt.entries {
                 let i = internal[e.item.index()];
                 let x = nd.len() as u32;
                 let at = fill[i as usize];
@@ -191,7 +191,7 @@ impl Cells {
                     loc: at,
                 });
                 if colored {
-                    clr.push(e.color.map_or(0, |c| c.0 + 1));
+                    clr.push(e.color.map_or(0, ColorId::number));
                 }
             }
             nd.push(Node {

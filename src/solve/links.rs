@@ -126,7 +126,7 @@ impl Links {
         for (k, opt) in problem.options.iter().enumerate() {
             let first = nodes.len() as u32;
             option_start.push(first);
-            for e in &opt.entries {
+            for e in opt.entries {
                 let i = internal[e.item.index()];
                 let x = nodes.len() as u32;
                 let head = &mut nodes[i as usize];

@@ -48,7 +48,7 @@ impl Mcc {
             for (j, e) in opt.entries.iter().enumerate() {
                 if let Some(c) = e.color {
                     // Color ids are below the entry count, far below i32::MAX.
-                    color[first + j] = c.0 as i32 + 1;
+                    color[first + j] = c.number() as i32;
                 }
             }
         }

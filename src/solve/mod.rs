@@ -678,7 +678,7 @@ pub(crate) fn check_clock(config: &SearchConfig, start: Instant) -> Option<Limit
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::problem::ProblemBuilder;
+    use crate::problem::{Entry, ProblemBuilder};
 
     /// Knuth's 6x7 example: one solution, options 1, 4, 5 (1-based).
     fn knuth() -> Problem {
@@ -821,12 +821,30 @@ mod tests {
 
     #[test]
     fn invalid_problems_are_refused_not_panicked_on() {
-        let mut p = knuth();
-        let first = p.options[0].entries[0];
-        p.options[0].entries.push(first);
-        assert!(matches!(Solver::new(&p), Err(Unsupported::Invalid(_))));
-        p.options[0].entries[0].item = ItemId(99);
-        assert!(matches!(Solver::new(&p), Err(Unsupported::Invalid(_))));
+        let p = knuth();
+        let edited = |edit: &dyn Fn(&mut Vec<Entry>)| {
+            let mut q = p.clone();
+            q.options = p
+                .options
+                .iter()
+                .enumerate()
+                .map(|(k, o)| {
+                    let mut o = o.to_opt();
+                    if k == 0 {
+                        edit(&mut o.entries);
+                    }
+                    o
+                })
+                .collect();
+            q
+        };
+        let twice = edited(&|es| es.push(es[0]));
+        assert!(matches!(Solver::new(&twice), Err(Unsupported::Invalid(_))));
+        let dangling = edited(&|es| es[0].item = ItemId(99));
+        assert!(matches!(
+            Solver::new(&dangling),
+            Err(Unsupported::Invalid(_))
+        ));
     }
 
     #[test]

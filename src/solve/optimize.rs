@@ -263,7 +263,7 @@ impl Optimizer {
             return Err(Refused::RewardingCost {
                 id: OptionId(k as u32),
                 option: problem.option_label(OptionId(k as u32)),
-                cost: problem.options[k].cost.unwrap_or(0),
+                cost: problem.options.get(k).cost.unwrap_or(0),
                 item,
                 objective: if max {
                     "maximize cost"

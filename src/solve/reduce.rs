@@ -60,7 +60,7 @@ pub fn reduce(problem: &Problem, forced: &[OptionId]) -> Result<Reduced, Clash> 
             continue;
         }
         forced_cost = forced_cost.saturating_add(opt.cost.unwrap_or(0));
-        for e in &opt.entries {
+        for e in opt.entries {
             let i = e.item.index();
             taken[i] = match (problem.items[i].kind, taken[i], e.color) {
                 (ItemKind::Primary { bounds }, t, _) => {
@@ -115,7 +115,7 @@ pub fn reduce(problem: &Problem, forced: &[OptionId]) -> Result<Reduced, Clash> 
             (kind, Taken::Free) => kind,
             _ => continue,
         };
-        new_id[i] = Some(out.add_item(item.name.clone(), kind, item.origin.clone()));
+        new_id[i] = Some(out.add_item(item.name.clone(), kind, item.origin));
     }
 
     // The options that may still be chosen, without the items the forced ones took.
@@ -125,7 +125,7 @@ pub fn reduce(problem: &Problem, forced: &[OptionId]) -> Result<Reduced, Clash> 
             continue;
         }
         let mut entries = Vec::with_capacity(opt.entries.len());
-        for e in &opt.entries {
+        for e in opt.entries {
             match (new_id[e.item.index()], taken[e.item.index()]) {
                 (Some(item), _) => entries.push(Entry {
                     item,
@@ -146,10 +146,10 @@ pub fn reduce(problem: &Problem, forced: &[OptionId]) -> Result<Reduced, Clash> 
             continue;
         }
         out.add_option(Opt {
-            name: opt.name.clone(),
+            name: opt.name.map(str::to_string),
             entries,
             cost: opt.cost,
-            origin: opt.origin.clone(),
+            origin: opt.origin,
         });
         original.push(OptionId(k as u32));
     }
@@ -262,7 +262,7 @@ mod tests {
                     };
                     assert_eq!(got, want, "case {case}: {p:?} forced {forced:?}");
                     for (k, &o) in r.original.iter().enumerate() {
-                        assert_eq!(r.problem.options[k].name, p.option(o).name);
+                        assert_eq!(r.problem.options.get(k).name, p.option(o).name);
                     }
                 }
                 Err(_) => {
@@ -301,7 +301,7 @@ mod tests {
         let r = reduce(&p, &[f]).unwrap();
         assert_eq!(r.problem.items.len(), 1);
         assert_eq!(r.original, [OptionId(1)]);
-        assert_eq!(r.problem.options[0].entries.len(), 1);
+        assert_eq!(r.problem.options.get(0).entries.len(), 1);
         assert_eq!(r.forced_cost, 2);
         // Forcing it twice is the clash the engines report.
         let c = reduce(&p, &[f, f]).unwrap_err();

@@ -22,7 +22,7 @@ pub mod orbits;
 
 use std::collections::{HashMap, HashSet};
 
-use crate::problem::{ItemId, OptionId, Problem};
+use crate::problem::{ColorId, ItemId, OptionId, Problem};
 
 /// The most elements a group may have. Boards have a handful (a square 8, a cube 48);
 /// a declaration that generates more is nearly always a mistake, such as a map that
@@ -219,7 +219,7 @@ fn key(
     entries: impl Iterator<Item = (ItemId, Option<crate::problem::ColorId>)>,
 ) -> Vec<(u32, u32)> {
     let mut k: Vec<(u32, u32)> = entries
-        .map(|(i, c)| (i.0, c.map_or(0, |c| c.0 + 1)))
+        .map(|(i, c)| (i.0, c.map_or(0, ColorId::number)))
         .collect();
     k.sort_unstable();
     k

@@ -26,7 +26,7 @@
 //! The engine never sees the group: a [`Plan`] is a plain [`Problem`] (the original
 //! with options left out) and a filter for its solutions.
 
-use crate::problem::{ItemId, OptionId, Problem};
+use crate::problem::{ItemId, OptionId, Options, Problem};
 use crate::symmetry::Group;
 
 /// How a problem is searched up to symmetry: the problem to search and which of its
@@ -99,7 +99,7 @@ impl Plan {
         }
         let mut reduced = Problem {
             items: problem.items.clone(),
-            options: Vec::new(),
+            options: Options::default(),
             colors: problem.colors.clone(),
         };
         let mut original = Vec::new();
@@ -107,8 +107,7 @@ impl Plan {
         let mut new_id = vec![None; problem.options.len()];
         for (o, opt) in problem.options.iter().enumerate() {
             if keep[o] {
-                new_id[o] = Some(OptionId(reduced.options.len() as u32));
-                reduced.options.push(opt.clone());
+                new_id[o] = Some(reduced.options.push(opt));
                 original.push(OptionId(o as u32));
                 checks.push(stab[o].take());
             }
@@ -188,7 +187,7 @@ fn choose_pivot(
         })
         .collect();
     for &f in forced {
-        for e in &problem.option(f).entries {
+        for e in problem.option(f).entries {
             candidate[e.item.index()] = false;
         }
     }
@@ -206,7 +205,7 @@ fn choose_pivot(
         if !least {
             continue;
         }
-        for e in &problem.option(o).entries {
+        for e in problem.option(o).entries {
             let i = e.item.index();
             if candidate[i] {
                 reps[i] += 1;

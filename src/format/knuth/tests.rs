@@ -1,7 +1,7 @@
 //! Happy paths, round trips and robustness of the Knuth-format reader and writer.
 
 use super::*;
-use crate::problem::{ColorId, OptionId};
+use crate::problem::{ColorId, OptionId, OptionRef};
 use crate::testing::Rng;
 
 const PAPER: &str = "| Knuth's 6x7 example from \"Dancing Links\"\n\
@@ -30,9 +30,14 @@ fn without_origins(mut p: Problem) -> Problem {
     for i in &mut p.items {
         i.origin = Origin::Synthetic;
     }
-    for o in &mut p.options {
-        o.origin = Origin::Synthetic;
-    }
+    p.options = p
+        .options
+        .iter()
+        .map(|o| Opt {
+            origin: Origin::Synthetic,
+            ..o.to_opt()
+        })
+        .collect();
     p
 }
 
@@ -50,7 +55,7 @@ fn reads_the_paper_example() {
     assert_eq!(p.options.len(), 6);
     assert_eq!(p.option_label(OptionId(0)), "C E F");
     assert_eq!(p.items[0].origin, Origin::Line(2));
-    assert_eq!(p.options[5].origin, Origin::Line(8));
+    assert_eq!(p.options.get(5).origin, Origin::Line(8));
     assert!(
         p.options
             .iter()
@@ -69,8 +74,8 @@ fn reads_colors() {
     assert_eq!(p.primary_count(), 3);
     assert_eq!(p.items[3].kind, ItemKind::Secondary);
     assert_eq!(p.colors, ["A", "B"]);
-    assert_eq!(p.options[0].entries[3].color, Some(ColorId(0)));
-    assert_eq!(p.options[2].entries[1].color, Some(ColorId(1)));
+    assert_eq!(p.options.get(0).entries[3].color, Some(ColorId::new(0)));
+    assert_eq!(p.options.get(2).entries[1].color, Some(ColorId::new(1)));
     assert_eq!(p.option_label(OptionId(1)), "p r x:A y");
     assert!(p.has_colors());
 }
@@ -103,7 +108,7 @@ fn reads_costs() {
     let p = parse("a b c | x\na b |7\nc x |2 |3\nb c\na |0\n");
     let costs: Vec<_> = p.options.iter().map(|o| o.cost).collect();
     assert_eq!(costs, [Some(7), Some(5), None, Some(0)]);
-    assert_eq!(p.options[1].entries.len(), 2);
+    assert_eq!(p.options.get(1).entries.len(), 2);
 }
 
 #[test]
@@ -223,7 +228,7 @@ fn long_names_are_renamed_into_an_isomorphic_problem() {
     assert_eq!(back.items.len(), p.items.len());
     assert_eq!(back.options.len(), p.options.len());
     for (a, b) in p.options.iter().zip(&back.options) {
-        let pos = |o: &Opt| {
+        let pos = |o: OptionRef<'_>| {
             o.entries
                 .iter()
                 .map(|e| (e.item, e.color))
@@ -248,7 +253,14 @@ fn long_names_are_renamed_into_an_isomorphic_problem() {
 #[test]
 fn writer_refuses_what_knuth_cannot_read() {
     let mut p = parse("a\na\n");
-    p.options[0].cost = Some(-1);
+    p.options = p
+        .options
+        .iter()
+        .map(|o| Opt {
+            cost: Some(-1),
+            ..o.to_opt()
+        })
+        .collect();
     assert!(matches!(
         write(&p, &mut String::new()),
         Err(WriteError::NegativeCost { cost: -1, .. })
@@ -258,7 +270,7 @@ fn writer_refuses_what_knuth_cannot_read() {
         Err(WriteError::NoPrimaryItems)
     ));
     let mut p = parse("a | x\nx\na\n");
-    p.options.push(Opt {
+    p.add_option(Opt {
         name: None,
         entries: vec![],
         cost: None,
@@ -329,7 +341,7 @@ fn brute_force(p: &Problem) -> Vec<(Vec<usize>, i64)> {
         let mut color: Vec<Option<Option<ColorId>>> = vec![None; p.items.len()];
         let mut ok = true;
         for &k in &chosen {
-            for e in &p.options[k].entries {
+            for e in p.options.get(k).entries {
                 let i = e.item.index();
                 count[i] += 1;
                 if !p.items[i].kind.is_primary() {
@@ -348,7 +360,10 @@ fn brute_force(p: &Problem) -> Vec<(Vec<usize>, i64)> {
             }
         }
         if ok {
-            let cost = chosen.iter().map(|&k| p.options[k].cost.unwrap_or(0)).sum();
+            let cost = chosen
+                .iter()
+                .map(|&k| p.options.get(k).cost.unwrap_or(0))
+                .sum();
             out.push((chosen, cost));
         }
     }
@@ -469,7 +484,7 @@ fn random_problems_survive_write_then_read() {
         };
         let by_name = p.item_index();
         let mut uses = vec![0u32; p.items.len()];
-        for e in p.options.iter().flat_map(|o| &o.entries) {
+        for e in p.options.iter().flat_map(|o| o.entries) {
             uses[e.item.index()] += 1;
         }
         assert_eq!(back.items.len(), p.items.len(), "{out}");
@@ -488,27 +503,29 @@ fn random_problems_survive_write_then_read() {
             };
             assert_eq!(item.kind, expected, "{out}");
         }
-        let described =
-            |q: &Problem, o: &Opt, renamed: bool| -> (Vec<(String, Option<String>)>, Option<i64>) {
-                let entries = o
-                    .entries
-                    .iter()
-                    .map(|e| {
-                        let mut item = q.item(e.item).name.clone();
-                        let mut color = e.color.map(|c| q.colors[c.index()].clone());
-                        if renamed {
-                            item = full(&report.item_renames, &item);
-                            color = color.map(|c| full(&report.color_renames, &c));
-                        }
-                        (item, color)
-                    })
-                    .collect();
-                (entries, o.cost)
-            };
+        let described = |q: &Problem,
+                         o: OptionRef<'_>,
+                         renamed: bool|
+         -> (Vec<(String, Option<String>)>, Option<i64>) {
+            let entries = o
+                .entries
+                .iter()
+                .map(|e| {
+                    let mut item = q.item(e.item).name.clone();
+                    let mut color = e.color.map(|c| q.colors[c.index()].clone());
+                    if renamed {
+                        item = full(&report.item_renames, &item);
+                        color = color.map(|c| full(&report.color_renames, &c));
+                    }
+                    (item, color)
+                })
+                .collect();
+            (entries, o.cost)
+        };
         let kept: Vec<_> = p.options.iter().filter(|o| !o.entries.is_empty()).collect();
         assert_eq!(kept.len(), back.options.len(), "{out}");
         for (a, b) in kept.iter().zip(&back.options) {
-            assert_eq!(described(&p, a, false), described(&back, b, true), "{out}");
+            assert_eq!(described(&p, *a, false), described(&back, b, true), "{out}");
         }
     }
 }

@@ -219,7 +219,7 @@ pub fn write(problem: &Problem, out: &mut impl Write) -> Result<WriteReport, Wri
 
     // The item line: primary items with their bounds, then `|` and the secondary ones.
     let mut uses = vec![0u32; problem.items.len()];
-    for e in problem.options.iter().flat_map(|o| &o.entries) {
+    for e in problem.options.iter().flat_map(|o| o.entries) {
         uses[e.item.index()] = uses[e.item.index()].saturating_add(1);
     }
     let mut line = String::new();
@@ -263,7 +263,7 @@ pub fn write(problem: &Problem, out: &mut impl Write) -> Result<WriteReport, Wri
             report.options_without_primary.push(id);
         }
         line.clear();
-        for e in &opt.entries {
+        for e in opt.entries {
             if !line.is_empty() {
                 line.push(' ');
             }

@@ -1,0 +1,207 @@
+//! What a model paints: the cells of each option and of the canvas, for pictures of
+//! solutions.
+//!
+//! A model of a million options paints a million cells, and its canvas as many again
+//! (`queens -p n=1000`), so a cell is packed: 32-bit coordinates and the number of its
+//! text, each text stored once.
+
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+
+use crate::problem::OptionId;
+
+/// The number of a painted text in its [`Paints`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TextId(u32);
+
+/// One painted cell as stored: (layer,) row, column and its text's number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Painted {
+    /// The layer of a cell painted as `(layer, row, column)`; `None` for `(row, column)`.
+    pub layer: Option<i32>,
+    /// Row.
+    pub row: i32,
+    /// Column.
+    pub col: i32,
+    /// What it shows: [`Paints::text`].
+    pub text: TextId,
+}
+
+/// One painted cell with its text, as tests and other makers write them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PaintCell {
+    /// The layer, or `None` for a plane cell.
+    pub layer: Option<i32>,
+    /// Row.
+    pub row: i32,
+    /// Column.
+    pub col: i32,
+    /// What it shows.
+    pub text: Arc<str>,
+}
+
+/// The cells each option paints, by option id, end to end in one list (an option costs
+/// its cells and an offset, not a list of its own), the canvas under them, and the
+/// texts they show.
+#[derive(Clone, Debug, Default)]
+pub struct Paints {
+    /// Where the cells of each option end in `cells`; they start where the previous
+    /// option's end.
+    ends: Vec<u32>,
+    cells: Vec<Painted>,
+    /// The background cells of every solution (`canvas` declarations).
+    canvas: Vec<Painted>,
+    texts: Vec<Arc<str>>,
+    numbers: FxHashMap<Arc<str>, TextId>,
+}
+
+impl Paints {
+    /// Paints made of the cells of each option in turn and a canvas (for tests and
+    /// other makers).
+    pub fn from_options(
+        options: impl IntoIterator<Item = Vec<PaintCell>>,
+        canvas: Vec<PaintCell>,
+    ) -> Paints {
+        let mut p = Paints::default();
+        let mut cells = Vec::new();
+        for option in options {
+            cells.clear();
+            cells.extend(option.iter().map(|c| p.pack(c)));
+            p.push(&mut cells);
+        }
+        let canvas: Vec<Painted> = canvas.iter().map(|c| p.pack(c)).collect();
+        p.canvas = canvas;
+        p
+    }
+
+    fn pack(&mut self, c: &PaintCell) -> Painted {
+        Painted {
+            layer: c.layer,
+            row: c.row,
+            col: c.col,
+            text: self.intern(&c.text),
+        }
+    }
+
+    /// The number of a text, stored the first time it is seen.
+    pub fn intern(&mut self, text: &str) -> TextId {
+        if let Some(&t) = self.numbers.get(text) {
+            return t;
+        }
+        // Texts are told apart by their number: far fewer than 2^32 texts fit in memory
+        // next to the cells that show them.
+        let t = TextId(self.texts.len() as u32);
+        let text: Arc<str> = Arc::from(text);
+        self.texts.push(Arc::clone(&text));
+        self.numbers.insert(text, t);
+        t
+    }
+
+    /// The text with this number.
+    pub fn text(&self, t: TextId) -> &str {
+        &self.texts[t.0 as usize]
+    }
+
+    /// The cells option `id` paints (none for an option beyond the list).
+    pub fn of(&self, id: OptionId) -> &[Painted] {
+        let k = id.index();
+        match self.ends.get(k) {
+            Some(&end) => {
+                let start = if k == 0 { 0 } else { self.ends[k - 1] };
+                &self.cells[start as usize..end as usize]
+            }
+            None => &[],
+        }
+    }
+
+    /// The canvas: the cells under every solution.
+    pub fn canvas(&self) -> &[Painted] {
+        &self.canvas
+    }
+
+    /// How many options the list covers.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether no option is in the list.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Every cell of every option, option after option.
+    pub fn all(&self) -> &[Painted] {
+        &self.cells
+    }
+
+    /// Whether neither an option nor the canvas paints anything.
+    pub fn paints_nothing(&self) -> bool {
+        self.cells.is_empty() && self.canvas.is_empty()
+    }
+
+    /// Adds the cells of the next option, taking them from `cells`. Returns `false`,
+    /// adding nothing, when the cells of all options together would pass 2^32, which
+    /// the size limit stops long before.
+    pub fn push(&mut self, cells: &mut Vec<Painted>) -> bool {
+        let Ok(end) = u32::try_from(self.cells.len() + cells.len()) else {
+            return false;
+        };
+        self.cells.append(cells);
+        self.ends.push(end);
+        true
+    }
+
+    /// Makes room for `options` more options painting `cells` cells in all, when
+    /// memory allows.
+    pub fn reserve(&mut self, options: usize, cells: usize) {
+        let _ = self.ends.try_reserve_exact(options);
+        let _ = self.cells.try_reserve_exact(cells);
+    }
+
+    /// Adds cells to the canvas, taking them from `cells`.
+    pub fn push_canvas(&mut self, cells: &mut Vec<Painted>) {
+        if self.canvas.is_empty() {
+            // The usual case, one `canvas`: its cells as they are, not a copy.
+            std::mem::swap(&mut self.canvas, cells);
+        } else {
+            self.canvas.append(cells);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(row: i32, col: i32, text: &str) -> PaintCell {
+        PaintCell {
+            layer: None,
+            row,
+            col,
+            text: text.into(),
+        }
+    }
+
+    #[test]
+    fn texts_are_stored_once_and_cells_read_back() {
+        let p = Paints::from_options(
+            vec![
+                vec![cell(0, 0, "A"), cell(0, 1, "A")],
+                vec![],
+                vec![cell(1, 0, "B")],
+            ],
+            vec![cell(5, 5, ".")],
+        );
+        assert_eq!(p.len(), 3);
+        assert_eq!(p.texts.len(), 3);
+        let a = p.of(OptionId(0));
+        assert_eq!((a.len(), a[0].text), (2, a[1].text));
+        assert_eq!(p.text(a[0].text), "A");
+        assert!(p.of(OptionId(1)).is_empty());
+        assert_eq!(p.text(p.of(OptionId(2))[0].text), "B");
+        assert!(p.of(OptionId(7)).is_empty());
+        assert_eq!((p.canvas()[0].row, p.text(p.canvas()[0].text)), (5, "."));
+        assert!(!p.paints_nothing() && Paints::default().paints_nothing());
+    }
+}

@@ -52,21 +52,6 @@ pub(crate) struct Stack {
     ft: Vec<u32>,
 }
 
-/// Where the loop goes next.
-#[derive(Clone, Copy)]
-enum Step {
-    /// M2-M4.
-    Enter,
-    /// M5-M6.
-    Try,
-    /// M7.
-    Retry,
-    /// M8-M9.
-    Restore,
-    /// M9 without M8 (nothing was done at this level).
-    Leave,
-}
-
 /// Outcome of M5 for the current choice.
 enum Move {
     /// Go on with `choice[level]`.
@@ -80,11 +65,12 @@ impl Dance {
     fn choose(&self) -> (u32, i64) {
         let mut best = 0;
         let (mut score, mut best_s, mut best_l) = (i64::MAX, i64::MAX, -1i64);
-        let mut k = self.links.items[0].rlink;
+        let mut k = self.items[0].rlink;
         while k != 0 {
-            let b = i64::from(self.bound[k as usize]);
-            let s = i64::from(self.slack[k as usize]).min(b);
-            let l = i64::from(self.len(k));
+            let item = &self.items[k as usize];
+            let b = i64::from(item.bound);
+            let s = i64::from(item.slack).min(b);
+            let l = i64::from(item.len);
             let t = l + s - b + 1;
             if t < score || (t == score && (s < best_s || (s == best_s && l > best_l))) {
                 (best, score, best_s, best_l) = (k, t, s, l);
@@ -92,7 +78,7 @@ impl Dance {
                     break;
                 }
             }
-            k = self.links.items[k as usize].rlink;
+            k = item.rlink;
         }
         (best, score)
     }
@@ -100,16 +86,16 @@ impl Dance {
     /// Whether the level branching on `i` covers (exactly-once) rather than tweaks.
     #[inline]
     fn covers_level(&self, i: u32) -> bool {
-        self.bound[i as usize] == 0 && self.slack[i as usize] == 0
+        self.items[i as usize].bound == 0 && self.items[i as usize].slack == 0
     }
 
     /// M5 for choice `x` of item `i`.
     fn possibly_tweak(&mut self, x: u32, i: u32, updates: &mut u64) -> Move {
-        let b = self.bound[i as usize];
+        let b = self.items[i as usize].bound;
         if self.covers_level(i) {
             return if x != i { Move::Go } else { Move::Exhausted };
         }
-        if self.len(i) <= b - self.slack[i as usize] {
+        if self.len(i) <= b - self.items[i as usize].slack {
             // Fewer options left than must still be chosen.
             return Move::Exhausted;
         }
@@ -125,7 +111,7 @@ impl Dance {
     /// M7's undoing part: uncommit the option tried (or reactivate after a null move).
     fn undo_move(&mut self, x: u32, i: u32) {
         if x == i {
-            if self.bound[i as usize] != 0 {
+            if self.items[i as usize].bound != 0 {
                 self.reactivate(i);
             }
         } else {
@@ -135,7 +121,7 @@ impl Dance {
 
     /// M8: restore item `i` as it was before M4.
     fn restore(&mut self, i: u32, ft: u32) {
-        let covered = self.bound[i as usize] == 0;
+        let covered = self.items[i as usize].bound == 0;
         if self.covers_level(i) {
             self.uncover(i);
         } else {
@@ -144,7 +130,7 @@ impl Dance {
                 self.uncover(i);
             }
         }
-        self.bound[i as usize] += 1;
+        self.items[i as usize].bound += 1;
     }
 }
 
@@ -163,101 +149,93 @@ pub(crate) fn run(
     let n = d.links.n_items;
     let node_limit = config.node_limit.unwrap_or(u64::MAX);
     let mut level = 0usize;
-    let mut step = Step::Enter;
+    // The loop is DLX3's `forward` (M2-M4) followed by its `advance` / `backup` /
+    // `backdown` cycle, written as two nested loops rather than a dispatch on a state:
+    // each step then knows statically where it goes next.
     // On an early exit, levels 0..open have made a move that must be undone.
-    let (end, open) = loop {
-        match step {
-            Step::Enter => {
-                // M2.
-                if stats.nodes >= node_limit {
-                    break (End::Cut(Limit::Nodes), level);
+    let (end, open) = 'forward: loop {
+        // M2.
+        if stats.nodes >= node_limit {
+            break (End::Cut(Limit::Nodes), level);
+        }
+        stats.nodes += 1;
+        if stats.nodes & 1023 == 0
+            && let Some(limit) = check_clock(config, start)
+        {
+            break (End::Cut(limit), level);
+        }
+        // Whether this level has a move to try (M5), or must be left at once (M9).
+        let mut advance = false;
+        if d.items[0].rlink == 0 {
+            stats.solutions += 1;
+            if !config.count_only {
+                solution.truncate(forced);
+                solution.extend(
+                    stack.choice[..level]
+                        .iter()
+                        .filter(|&&x| x > n)
+                        .map(|&x| d.links.option_of(x)),
+                );
+                if on_solution(solution) == Flow::Stop {
+                    break (End::Stopped, level);
                 }
-                stats.nodes += 1;
-                if stats.nodes & 1023 == 0
-                    && let Some(limit) = check_clock(config, start)
-                {
-                    break (End::Cut(limit), level);
-                }
-                if d.links.items[0].rlink == 0 {
-                    stats.solutions += 1;
-                    if !config.count_only {
-                        solution.truncate(forced);
-                        solution.extend(
-                            stack.choice[..level]
-                                .iter()
-                                .filter(|&&x| x > n)
-                                .map(|&x| d.links.option_of(x)),
-                        );
-                        if on_solution(solution) == Flow::Stop {
-                            break (End::Stopped, level);
-                        }
-                    }
-                    if config.max_solutions.is_some_and(|m| stats.solutions >= m) {
-                        break (End::Stopped, level);
-                    }
-                    step = Step::Leave;
-                    continue;
-                }
-                // M3.
-                let (i, score) = d.choose();
-                if score <= 0 {
-                    step = Step::Leave;
-                    continue;
-                }
+            }
+            if config.max_solutions.is_some_and(|m| stats.solutions >= m) {
+                break (End::Stopped, level);
+            }
+        } else {
+            // M3.
+            let (i, score) = d.choose();
+            if score > 0 {
                 // M4.
                 if stack.choice.len() <= level {
                     stack.best.resize(level + 1, 0);
                     stack.choice.resize(level + 1, 0);
                     stack.ft.resize(level + 1, 0);
                 }
-                let x = d.links.nodes[i as usize].dlink;
-                d.bound[i as usize] -= 1;
-                if d.bound[i as usize] == 0 {
+                let x = d.nodes[i as usize].dlink;
+                d.items[i as usize].bound -= 1;
+                if d.items[i as usize].bound == 0 {
                     d.cover(i, &mut stats.updates);
                 }
                 stack.best[level] = i;
                 stack.choice[level] = x;
                 stack.ft[level] = if d.covers_level(i) { 0 } else { x };
-                step = Step::Try;
+                advance = true;
             }
-            Step::Try => {
+        }
+        loop {
+            if advance {
                 // M5.
                 let (x, i) = (stack.choice[level], stack.best[level]);
                 match d.possibly_tweak(x, i, &mut stats.updates) {
-                    Move::Exhausted => step = Step::Restore,
                     Move::Go => {
                         // M6.
                         if x != i {
                             d.commit_others(x, &mut stats.updates);
                         }
                         level += 1;
-                        step = Step::Enter;
+                        continue 'forward;
                     }
+                    // M8.
+                    Move::Exhausted => d.restore(i, stack.ft[level]),
                 }
             }
-            Step::Retry => {
-                // M7.
-                let (x, i) = (stack.choice[level], stack.best[level]);
-                d.undo_move(x, i);
-                if x == i {
-                    step = Step::Restore;
-                } else {
-                    stack.choice[level] = d.links.nodes[x as usize].dlink;
-                    step = Step::Try;
-                }
+            // M9.
+            if level == 0 {
+                break 'forward (End::Exhausted, 0);
             }
-            Step::Restore => {
-                // M8.
-                d.restore(stack.best[level], stack.ft[level]);
-                step = Step::Leave;
-            }
-            Step::Leave => {
-                // M9.
-                if level == 0 {
-                    break (End::Exhausted, 0);
-                }
-                level -= 1;
-                step = Step::Retry;
+            level -= 1;
+            // M7.
+            let (x, i) = (stack.choice[level], stack.best[level]);
+            d.undo_move(x, i);
+            if x == i {
+                // After the null move the level is done: M8.
+                d.restore(i, stack.ft[level]);
+                advance = false;
+            } else {
+                stack.choice[level] = d.nodes[x as usize].dlink;
+                advance = true;
             }
         }
     };

@@ -102,9 +102,8 @@ impl Mcc {
         on_solution: &mut dyn FnMut(&[OptionId]) -> Flow,
         start: Instant,
     ) -> Result<Outcome, Clash> {
-        let mut ignored = 0;
         for &i in &self.zero {
-            self.dance.cover(i, &mut ignored);
+            self.dance.cover(i);
         }
         let mut done = 0;
         let mut clash = None;
@@ -114,8 +113,7 @@ impl Mcc {
                 break;
             }
             let range = self.dance.links.option_nodes(o);
-            self.dance
-                .remove_option(range.start, range.end, &mut ignored);
+            self.dance.remove_option(range.start, range.end);
             for p in range {
                 let node = self.dance.nodes[p as usize];
                 let i = node.top as u32;
@@ -123,7 +121,7 @@ impl Mcc {
                     self.forced_by[i as usize] = k as u32;
                     self.claim[i as usize] = node.color;
                 }
-                self.dance.commit(p, i, node.color, &mut ignored);
+                self.dance.commit(p, i, node.color);
             }
             done = k + 1;
         }

@@ -129,93 +129,53 @@ impl Dance {
         self.items[h.rlink as usize].llink = i;
     }
 
-    /// Takes node `q` (whose fields are `node`) out of its item's list.
+    /// hide(p): takes the nodes of `p`'s option other than `p` out of their lists;
+    /// returns how many.
     #[inline]
-    fn unlink(&mut self, node: Node, updates: &mut u64) {
-        self.nodes[node.ulink as usize].dlink = node.dlink;
-        self.nodes[node.dlink as usize].ulink = node.ulink;
-        self.items[node.top as usize].len -= 1;
-        *updates += 1;
-    }
-
-    /// Puts node `q` (whose fields are `node`) back into its item's list.
-    #[inline]
-    fn relink(&mut self, q: u32, node: Node) {
-        self.nodes[node.ulink as usize].dlink = q;
-        self.nodes[node.dlink as usize].ulink = q;
-        self.items[node.top as usize].len += 1;
-    }
-
-    /// Takes the nodes of `p`'s option from `q` on (going right, round the option)
-    /// back to `p` excluded out of their lists, skipping purified ones. One load of a
-    /// node decides everything: purified, spacer, or a node to unlink.
-    #[inline]
-    fn hide_from(&mut self, p: u32, mut q: u32, updates: &mut u64) {
-        while q != p {
-            let node = self.nodes[q as usize];
-            if node.color >= 0 {
-                if node.top <= 0 {
-                    // A spacer: wrap round to the first node of this option.
-                    q = node.ulink;
-                    continue;
-                }
-                self.unlink(node, updates);
-            }
-            q += 1;
-        }
-    }
-
-    /// hide(p): takes the nodes of `p`'s option other than `p` out of their lists.
-    #[inline]
-    pub fn hide(&mut self, p: u32, updates: &mut u64) {
-        self.hide_from(p, p + 1, updates);
+    pub fn hide(&mut self, p: u32) -> u64 {
+        hide(&mut self.nodes, &mut self.items, p)
     }
 
     /// unhide(p): undoes [`Dance::hide`], going left.
     #[inline]
     pub fn unhide(&mut self, p: u32) {
-        let mut q = p - 1;
-        while q != p {
-            let node = self.nodes[q as usize];
-            if node.color >= 0 {
-                if node.top <= 0 {
-                    q = node.dlink;
-                    continue;
-                }
-                self.relink(q, node);
-            }
-            q -= 1;
-        }
+        unhide(&mut self.nodes, &mut self.items, p);
     }
 
-    /// cover(i): deactivates item `i` and hides every option in its list.
-    pub fn cover(&mut self, i: u32, updates: &mut u64) {
+    /// cover(i): deactivates item `i` and hides every option in its list. Returns the
+    /// updates made (one for the item, one per node unlinked): counted in a register
+    /// and returned, not added through a pointer at every node.
+    pub fn cover(&mut self, i: u32) -> u64 {
         self.deactivate(i);
-        *updates += 1;
-        let mut p = self.nodes[i as usize].dlink;
+        let mut updates = 1;
+        let (nodes, items) = (&mut self.nodes[..], &mut self.items[..]);
+        let mut p = nodes[i as usize].dlink;
         while p != i {
-            self.hide(p, updates);
-            p = self.nodes[p as usize].dlink;
+            updates += hide(nodes, items, p);
+            p = nodes[p as usize].dlink;
         }
+        updates
     }
 
     /// uncover(i): undoes [`Dance::cover`], bottom-up.
     pub fn uncover(&mut self, i: u32) {
-        let mut p = self.nodes[i as usize].ulink;
+        let (nodes, items) = (&mut self.nodes[..], &mut self.items[..]);
+        let mut p = nodes[i as usize].ulink;
         while p != i {
-            self.unhide(p);
-            p = self.nodes[p as usize].ulink;
+            unhide(nodes, items, p);
+            p = nodes[p as usize].ulink;
         }
         self.reactivate(i);
     }
 
     /// purify(p): the option of `p` gives its secondary item `i` the color `c`; hide every
     /// option that gives `i` another color or claims it outright, and mark the options
-    /// that agree (color `-1`) so that they do not purify `i` again.
-    pub fn purify(&mut self, p: u32, updates: &mut u64) {
+    /// that agree (color `-1`) so that they do not purify `i` again. Returns the
+    /// updates made (one for the purification, one per node unlinked).
+    pub fn purify(&mut self, p: u32) -> u64 {
         let Node { top, color: c, .. } = self.nodes[p as usize];
         let i = top as u32;
-        *updates += 1;
+        let mut updates = 1;
         let mut q = self.nodes[i as usize].dlink;
         while q != i {
             if self.nodes[q as usize].color == c {
@@ -223,10 +183,11 @@ impl Dance {
                     self.nodes[q as usize].color = -1;
                 }
             } else {
-                self.hide(q, updates);
+                updates += self.hide(q);
             }
             q = self.nodes[q as usize].dlink;
         }
+        updates
     }
 
     /// unpurify(p): undoes [`Dance::purify`], bottom-up.
@@ -247,23 +208,24 @@ impl Dance {
     /// commit(p): the option of `p` is chosen; account for its item `i`. A primary item
     /// uses up one unit of its bound and is covered when none is left; a secondary item
     /// is covered when claimed outright and purified when colored (nothing to do when it
-    /// is already purified with this color).
-    #[inline]
-    pub fn commit(&mut self, p: u32, i: u32, color: i32, updates: &mut u64) {
+    /// is already purified with this color). Returns the updates made.
+    #[inline(always)]
+    pub fn commit(&mut self, p: u32, i: u32, color: i32) -> u64 {
         if self.is_primary(i) {
             self.items[i as usize].bound -= 1;
             if self.items[i as usize].bound == 0 {
-                self.cover(i, updates);
+                return self.cover(i);
             }
         } else if color == 0 {
-            self.cover(i, updates);
+            return self.cover(i);
         } else if color > 0 {
-            self.purify(p, updates);
+            return self.purify(p);
         }
+        0
     }
 
     /// uncommit(p): undoes [`Dance::commit`].
-    #[inline]
+    #[inline(always)]
     pub fn uncommit(&mut self, p: u32, i: u32, color: i32) {
         if self.is_primary(i) {
             if self.items[i as usize].bound == 0 {
@@ -277,21 +239,26 @@ impl Dance {
         }
     }
 
-    /// Commits the items of `x`'s option other than `TOP(x)`, going right (M6).
-    pub fn commit_others(&mut self, x: u32, updates: &mut u64) {
+    /// Commits the items of `x`'s option other than `TOP(x)`, going right (M6); returns
+    /// the updates made.
+    #[inline]
+    pub fn commit_others(&mut self, x: u32) -> u64 {
+        let mut updates = 0;
         let mut p = x + 1;
         while p != x {
             let node = self.nodes[p as usize];
             if node.top <= 0 {
                 p = node.ulink;
             } else {
-                self.commit(p, node.top as u32, node.color, updates);
+                updates += self.commit(p, node.top as u32, node.color);
                 p += 1;
             }
         }
+        updates
     }
 
     /// Undoes [`Dance::commit_others`], going left (M7).
+    #[inline]
     pub fn uncommit_others(&mut self, x: u32) {
         let mut p = x - 1;
         while p != x {
@@ -307,17 +274,19 @@ impl Dance {
 
     /// tweak(x, i): `x` is the first option in item `i`'s list; take it out of that list,
     /// and (unless `i` is covered, Knuth's tweak') hide it from its other items. The item
-    /// stays active: the next option of its list becomes the first.
+    /// stays active: the next option of its list becomes the first. Returns the
+    /// updates made.
     #[inline]
-    pub fn tweak(&mut self, x: u32, i: u32, covered: bool, updates: &mut u64) {
+    pub fn tweak(&mut self, x: u32, i: u32, covered: bool) -> u64 {
+        let mut updates = 1;
         if !covered {
-            self.hide(x, updates);
+            updates += self.hide(x);
         }
         let d = self.nodes[x as usize].dlink;
         self.nodes[i as usize].dlink = d;
         self.nodes[d as usize].ulink = i;
         self.items[i as usize].len -= 1;
-        *updates += 1;
+        updates
     }
 
     /// untweak(a, i): restores item `i`'s list, whose options from `a` (the first one
@@ -342,11 +311,11 @@ impl Dance {
     }
 
     /// Takes every node of a forced option out of its list (none is TOP of a level).
-    pub fn remove_option(&mut self, first: u32, end: u32, updates: &mut u64) {
+    pub fn remove_option(&mut self, first: u32, end: u32) {
         for q in first..end {
             let node = self.nodes[q as usize];
             if node.color >= 0 {
-                self.unlink(node, updates);
+                unlink(&mut self.nodes, &mut self.items, node);
             }
         }
     }
@@ -356,8 +325,64 @@ impl Dance {
         for q in (first..end).rev() {
             let node = self.nodes[q as usize];
             if node.color >= 0 {
-                self.relink(q, node);
+                relink(&mut self.nodes, &mut self.items, q, node);
             }
         }
+    }
+}
+
+/// Takes a node whose fields are `node` out of its item's list.
+#[inline]
+fn unlink(nodes: &mut [Node], items: &mut [Item], node: Node) {
+    nodes[node.ulink as usize].dlink = node.dlink;
+    nodes[node.dlink as usize].ulink = node.ulink;
+    items[node.top as usize].len -= 1;
+}
+
+/// Puts node `q`, whose fields are `node`, back into its item's list.
+#[inline]
+fn relink(nodes: &mut [Node], items: &mut [Item], q: u32, node: Node) {
+    nodes[node.ulink as usize].dlink = q;
+    nodes[node.dlink as usize].ulink = q;
+    items[node.top as usize].len += 1;
+}
+
+/// hide(p): takes the nodes of `p`'s option other than `p` out of their lists (going
+/// right, round the option), skipping purified ones. One load of a node decides
+/// everything: purified, spacer, or a node to unlink. Returns how many were unlinked.
+#[inline]
+fn hide(nodes: &mut [Node], items: &mut [Item], p: u32) -> u64 {
+    let mut updates = 0;
+    let mut q = p + 1;
+    while q != p {
+        let node = nodes[q as usize];
+        if node.color >= 0 {
+            if node.top <= 0 {
+                // A spacer: wrap round to the first node of this option.
+                q = node.ulink;
+                continue;
+            }
+            unlink(nodes, items, node);
+            updates += 1;
+        }
+        q += 1;
+    }
+    updates
+}
+
+/// unhide(p): undoes [`hide`], going left.
+#[inline]
+fn unhide(nodes: &mut [Node], items: &mut [Item], p: u32) {
+    let mut q = p - 1;
+    while q != p {
+        let node = nodes[q as usize];
+        if node.color >= 0 {
+            if node.top <= 0 {
+                q = node.dlink;
+                continue;
+            }
+            relink(nodes, items, q, node);
+        }
+        q -= 1;
     }
 }

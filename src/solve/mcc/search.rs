@@ -41,20 +41,26 @@ use super::dance::Dance;
 use crate::problem::OptionId;
 use crate::solve::{End, Flow, Limit, Outcome, SearchConfig, Stats, check_clock};
 
-/// The explicit stack: one entry per level.
+/// What the search remembers of one level.
+#[derive(Clone, Copy, Debug, Default)]
+struct Level {
+    /// The item branched on.
+    best: u32,
+    /// The option node tried, or the item head for the null move.
+    choice: u32,
+    /// The first node tweaked (Knuth's FT), or 0 when the level covers.
+    ft: u32,
+}
+
+/// The explicit stack: one entry per level, the three fields of a level side by side.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Stack {
-    /// The item branched on at each level.
-    best: Vec<u32>,
-    /// The option node tried at each level, or the item head for the null move.
-    choice: Vec<u32>,
-    /// The first node tweaked at each level (Knuth's FT), or 0 when the level covers.
-    ft: Vec<u32>,
+    levels: Vec<Level>,
 }
 
 /// Outcome of M5 for the current choice.
 enum Move {
-    /// Go on with `choice[level]`.
+    /// Go on with the level's choice.
     Go,
     /// The level is exhausted: M8.
     Exhausted,
@@ -89,7 +95,8 @@ impl Dance {
         self.items[i as usize].bound == 0 && self.items[i as usize].slack == 0
     }
 
-    /// M5 for choice `x` of item `i`.
+    /// M5 for choice `x` of item `i`; adds the updates made to `updates`.
+    #[inline(always)]
     fn possibly_tweak(&mut self, x: u32, i: u32, updates: &mut u64) -> Move {
         let b = self.items[i as usize].bound;
         if self.covers_level(i) {
@@ -100,7 +107,7 @@ impl Dance {
             return Move::Exhausted;
         }
         if x != i {
-            self.tweak(x, i, b == 0, updates);
+            *updates += self.tweak(x, i, b == 0);
         } else if b != 0 {
             // The null move: `i` takes no more options.
             self.deactivate(i);
@@ -109,6 +116,7 @@ impl Dance {
     }
 
     /// M7's undoing part: uncommit the option tried (or reactivate after a null move).
+    #[inline(always)]
     fn undo_move(&mut self, x: u32, i: u32) {
         if x == i {
             if self.items[i as usize].bound != 0 {
@@ -120,6 +128,7 @@ impl Dance {
     }
 
     /// M8: restore item `i` as it was before M4.
+    #[inline]
     fn restore(&mut self, i: u32, ft: u32) {
         let covered = self.items[i as usize].bound == 0;
         if self.covers_level(i) {
@@ -145,6 +154,8 @@ pub(crate) fn run(
     start: Instant,
 ) -> Outcome {
     let mut stats = Stats::default();
+    // Kept in a register, not in `stats`, through the loop.
+    let mut updates = 0u64;
     let forced = solution.len();
     let n = d.links.n_items;
     let node_limit = config.node_limit.unwrap_or(u64::MAX);
@@ -171,10 +182,10 @@ pub(crate) fn run(
             if !config.count_only {
                 solution.truncate(forced);
                 solution.extend(
-                    stack.choice[..level]
+                    stack.levels[..level]
                         .iter()
-                        .filter(|&&x| x > n)
-                        .map(|&x| d.links.option_of(x)),
+                        .filter(|l| l.choice > n)
+                        .map(|l| d.links.option_of(l.choice)),
                 );
                 if on_solution(solution) == Flow::Stop {
                     break (End::Stopped, level);
@@ -188,37 +199,42 @@ pub(crate) fn run(
             let (i, score) = d.choose();
             if score > 0 {
                 // M4.
-                if stack.choice.len() <= level {
-                    stack.best.resize(level + 1, 0);
-                    stack.choice.resize(level + 1, 0);
-                    stack.ft.resize(level + 1, 0);
+                if stack.levels.len() <= level {
+                    stack.levels.resize(level + 1, Level::default());
                 }
                 let x = d.nodes[i as usize].dlink;
                 d.items[i as usize].bound -= 1;
                 if d.items[i as usize].bound == 0 {
-                    d.cover(i, &mut stats.updates);
+                    updates += d.cover(i);
                 }
-                stack.best[level] = i;
-                stack.choice[level] = x;
-                stack.ft[level] = if d.covers_level(i) { 0 } else { x };
+                let ft = if d.covers_level(i) { 0 } else { x };
+                stack.levels[level] = Level {
+                    best: i,
+                    choice: x,
+                    ft,
+                };
                 advance = true;
             }
         }
         loop {
             if advance {
                 // M5.
-                let (x, i) = (stack.choice[level], stack.best[level]);
-                match d.possibly_tweak(x, i, &mut stats.updates) {
+                let Level {
+                    best: i,
+                    choice: x,
+                    ft,
+                } = stack.levels[level];
+                match d.possibly_tweak(x, i, &mut updates) {
                     Move::Go => {
                         // M6.
                         if x != i {
-                            d.commit_others(x, &mut stats.updates);
+                            updates += d.commit_others(x);
                         }
                         level += 1;
                         continue 'forward;
                     }
                     // M8.
-                    Move::Exhausted => d.restore(i, stack.ft[level]),
+                    Move::Exhausted => d.restore(i, ft),
                 }
             }
             // M9.
@@ -227,23 +243,24 @@ pub(crate) fn run(
             }
             level -= 1;
             // M7.
-            let (x, i) = (stack.choice[level], stack.best[level]);
+            let l = &mut stack.levels[level];
+            let (x, i) = (l.choice, l.best);
             d.undo_move(x, i);
             if x == i {
                 // After the null move the level is done: M8.
-                d.restore(i, stack.ft[level]);
+                d.restore(i, l.ft);
                 advance = false;
             } else {
-                stack.choice[level] = d.nodes[x as usize].dlink;
+                l.choice = d.nodes[x as usize].dlink;
                 advance = true;
             }
         }
     };
-    for l in (0..open).rev() {
-        let (x, i) = (stack.choice[l], stack.best[l]);
-        d.undo_move(x, i);
-        d.restore(i, stack.ft[l]);
+    for l in stack.levels[..open].iter().rev() {
+        d.undo_move(l.choice, l.best);
+        d.restore(l.best, l.ft);
     }
+    stats.updates = updates;
     solution.truncate(forced);
     stats.elapsed = start.elapsed();
     Outcome { stats, end }

@@ -33,7 +33,7 @@ pub(crate) struct Mcc {
     zero: Vec<u32>,
     /// Which forced option (index in the forced list) first covered each item.
     forced_by: Vec<u32>,
-    /// The color (as in `Dance::color`) a forced option gave each secondary item.
+    /// The color (as in `dance::Node::color`) a forced option gave each secondary item.
     claim: Vec<i32>,
 }
 

@@ -257,6 +257,27 @@ fn a001499_two_ones_per_row_and_column() {
     assert_eq!(count(&two_per_line(6)), 67950);
 }
 
+/// Algorithm M builds DLX3's search tree and makes DLX3's updates: node and update
+/// counts as printed by Knuth's DLX3 on the same matrices (`rowcol2_5`, `rowcol2_6`:
+/// rows first, then columns, options row by row).
+#[test]
+fn two_per_line_counts_are_dlx3s() {
+    let config = SearchConfig {
+        count_only: true,
+        ..SearchConfig::default()
+    };
+    for (n, solutions, nodes, updates) in [(5, 2040, 6150, 21913), (6, 67950, 198658, 715151)] {
+        let mut s = Solver::new(&two_per_line(n)).unwrap();
+        assert!(s.is_general());
+        let o = s.search(&[], &config, &mut |_| Flow::Continue).unwrap();
+        assert_eq!(
+            (o.stats.solutions, o.stats.nodes, o.stats.updates),
+            (solutions, nodes, updates),
+            "two per line, n = {n}"
+        );
+    }
+}
+
 /// The same count from the problem, from `dlxc solve` on the problem written in Knuth's
 /// format, and from brute force.
 #[test]

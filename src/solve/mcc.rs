@@ -33,7 +33,7 @@ pub(crate) struct Mcc {
     zero: Vec<u32>,
     /// Which forced option (index in the forced list) first covered each item.
     forced_by: Vec<u32>,
-    /// The color (as in `Dance::color`) a forced option gave each secondary item.
+    /// The color (as in `dance::Node::color`) a forced option gave each secondary item.
     claim: Vec<i32>,
 }
 
@@ -74,12 +74,7 @@ impl Mcc {
             }
         }
         Mcc {
-            dance: Dance {
-                links,
-                color,
-                bound,
-                slack,
-            },
+            dance: Dance::new(links, &color, &bound, &slack),
             stack: search::Stack::default(),
             zero,
             forced_by: vec![u32::MAX; n + 1],
@@ -107,9 +102,8 @@ impl Mcc {
         on_solution: &mut dyn FnMut(&[OptionId]) -> Flow,
         start: Instant,
     ) -> Result<Outcome, Clash> {
-        let mut ignored = 0;
         for &i in &self.zero {
-            self.dance.cover(i, &mut ignored);
+            self.dance.cover(i);
         }
         let mut done = 0;
         let mut clash = None;
@@ -119,15 +113,15 @@ impl Mcc {
                 break;
             }
             let range = self.dance.links.option_nodes(o);
-            self.dance
-                .remove_option(range.start, range.end, &mut ignored);
+            self.dance.remove_option(range.start, range.end);
             for p in range {
-                let i = self.dance.links.nodes[p as usize].top as u32;
+                let node = self.dance.nodes[p as usize];
+                let i = node.top as u32;
                 if self.forced_by[i as usize] == u32::MAX {
                     self.forced_by[i as usize] = k as u32;
-                    self.claim[i as usize] = self.dance.color[p as usize];
+                    self.claim[i as usize] = node.color;
                 }
-                self.dance.commit(p, &mut ignored);
+                self.dance.commit(p, i, node.color);
             }
             done = k + 1;
         }
@@ -149,8 +143,9 @@ impl Mcc {
         for (k, &o) in forced[..done].iter().enumerate().rev() {
             let range = self.dance.links.option_nodes(o);
             for p in range.clone().rev() {
-                let i = self.dance.links.nodes[p as usize].top as u32;
-                self.dance.uncommit(p);
+                let node = self.dance.nodes[p as usize];
+                let i = node.top as u32;
+                self.dance.uncommit(p, i, node.color);
                 if self.forced_by[i as usize] == k as u32 {
                     self.forced_by[i as usize] = u32::MAX;
                 }
@@ -180,11 +175,11 @@ impl Mcc {
             let item = links.item_id[i as usize - 1];
             let kind = if self.dance.is_primary(i) {
                 // BOUND 0: no more options may cover the item.
-                (self.dance.bound[i as usize] == 0).then_some(ClashKind::Multiplicity)
+                (self.dance.items[i as usize].bound == 0).then_some(ClashKind::Multiplicity)
             } else if by == u32::MAX {
                 None
             } else {
-                let (had, has) = (self.claim[i as usize], self.dance.color[p as usize]);
+                let (had, has) = (self.claim[i as usize], self.dance.nodes[p as usize].color);
                 // -1: purified by the first claim, so of its color.
                 let has = if has < 0 { had } else { has };
                 super::color_clash(had.unsigned_abs(), has.unsigned_abs())

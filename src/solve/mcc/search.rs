@@ -41,35 +41,26 @@ use super::dance::Dance;
 use crate::problem::OptionId;
 use crate::solve::{End, Flow, Limit, Outcome, SearchConfig, Stats, check_clock};
 
-/// The explicit stack: one entry per level.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Stack {
-    /// The item branched on at each level.
-    best: Vec<u32>,
-    /// The option node tried at each level, or the item head for the null move.
-    choice: Vec<u32>,
-    /// The first node tweaked at each level (Knuth's FT), or 0 when the level covers.
-    ft: Vec<u32>,
+/// What the search remembers of one level.
+#[derive(Clone, Copy, Debug, Default)]
+struct Level {
+    /// The item branched on.
+    best: u32,
+    /// The option node tried, or the item head for the null move.
+    choice: u32,
+    /// The first node tweaked (Knuth's FT), or 0 when the level covers.
+    ft: u32,
 }
 
-/// Where the loop goes next.
-#[derive(Clone, Copy)]
-enum Step {
-    /// M2-M4.
-    Enter,
-    /// M5-M6.
-    Try,
-    /// M7.
-    Retry,
-    /// M8-M9.
-    Restore,
-    /// M9 without M8 (nothing was done at this level).
-    Leave,
+/// The explicit stack: one entry per level, the three fields of a level side by side.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Stack {
+    levels: Vec<Level>,
 }
 
 /// Outcome of M5 for the current choice.
 enum Move {
-    /// Go on with `choice[level]`.
+    /// Go on with the level's choice.
     Go,
     /// The level is exhausted: M8.
     Exhausted,
@@ -80,11 +71,12 @@ impl Dance {
     fn choose(&self) -> (u32, i64) {
         let mut best = 0;
         let (mut score, mut best_s, mut best_l) = (i64::MAX, i64::MAX, -1i64);
-        let mut k = self.links.items[0].rlink;
+        let mut k = self.items[0].rlink;
         while k != 0 {
-            let b = i64::from(self.bound[k as usize]);
-            let s = i64::from(self.slack[k as usize]).min(b);
-            let l = i64::from(self.len(k));
+            let item = &self.items[k as usize];
+            let b = i64::from(item.bound);
+            let s = i64::from(item.slack).min(b);
+            let l = i64::from(item.len);
             let t = l + s - b + 1;
             if t < score || (t == score && (s < best_s || (s == best_s && l > best_l))) {
                 (best, score, best_s, best_l) = (k, t, s, l);
@@ -92,7 +84,7 @@ impl Dance {
                     break;
                 }
             }
-            k = self.links.items[k as usize].rlink;
+            k = item.rlink;
         }
         (best, score)
     }
@@ -100,21 +92,22 @@ impl Dance {
     /// Whether the level branching on `i` covers (exactly-once) rather than tweaks.
     #[inline]
     fn covers_level(&self, i: u32) -> bool {
-        self.bound[i as usize] == 0 && self.slack[i as usize] == 0
+        self.items[i as usize].bound == 0 && self.items[i as usize].slack == 0
     }
 
-    /// M5 for choice `x` of item `i`.
+    /// M5 for choice `x` of item `i`; adds the updates made to `updates`.
+    #[inline(always)]
     fn possibly_tweak(&mut self, x: u32, i: u32, updates: &mut u64) -> Move {
-        let b = self.bound[i as usize];
+        let b = self.items[i as usize].bound;
         if self.covers_level(i) {
             return if x != i { Move::Go } else { Move::Exhausted };
         }
-        if self.len(i) <= b - self.slack[i as usize] {
+        if self.len(i) <= b - self.items[i as usize].slack {
             // Fewer options left than must still be chosen.
             return Move::Exhausted;
         }
         if x != i {
-            self.tweak(x, i, b == 0, updates);
+            *updates += self.tweak(x, i, b == 0);
         } else if b != 0 {
             // The null move: `i` takes no more options.
             self.deactivate(i);
@@ -123,9 +116,10 @@ impl Dance {
     }
 
     /// M7's undoing part: uncommit the option tried (or reactivate after a null move).
+    #[inline(always)]
     fn undo_move(&mut self, x: u32, i: u32) {
         if x == i {
-            if self.bound[i as usize] != 0 {
+            if self.items[i as usize].bound != 0 {
                 self.reactivate(i);
             }
         } else {
@@ -134,8 +128,9 @@ impl Dance {
     }
 
     /// M8: restore item `i` as it was before M4.
+    #[inline]
     fn restore(&mut self, i: u32, ft: u32) {
-        let covered = self.bound[i as usize] == 0;
+        let covered = self.items[i as usize].bound == 0;
         if self.covers_level(i) {
             self.uncover(i);
         } else {
@@ -144,7 +139,7 @@ impl Dance {
                 self.uncover(i);
             }
         }
-        self.bound[i as usize] += 1;
+        self.items[i as usize].bound += 1;
     }
 }
 
@@ -159,113 +154,113 @@ pub(crate) fn run(
     start: Instant,
 ) -> Outcome {
     let mut stats = Stats::default();
+    // Kept in a register, not in `stats`, through the loop.
+    let mut updates = 0u64;
     let forced = solution.len();
     let n = d.links.n_items;
     let node_limit = config.node_limit.unwrap_or(u64::MAX);
     let mut level = 0usize;
-    let mut step = Step::Enter;
+    // The loop is DLX3's `forward` (M2-M4) followed by its `advance` / `backup` /
+    // `backdown` cycle, written as two nested loops rather than a dispatch on a state:
+    // each step then knows statically where it goes next.
     // On an early exit, levels 0..open have made a move that must be undone.
-    let (end, open) = loop {
-        match step {
-            Step::Enter => {
-                // M2.
-                if stats.nodes >= node_limit {
-                    break (End::Cut(Limit::Nodes), level);
+    let (end, open) = 'forward: loop {
+        // M2.
+        if stats.nodes >= node_limit {
+            break (End::Cut(Limit::Nodes), level);
+        }
+        stats.nodes += 1;
+        if stats.nodes & 1023 == 0
+            && let Some(limit) = check_clock(config, start)
+        {
+            break (End::Cut(limit), level);
+        }
+        // Whether this level has a move to try (M5), or must be left at once (M9).
+        let mut advance = false;
+        if d.items[0].rlink == 0 {
+            stats.solutions += 1;
+            if !config.count_only {
+                solution.truncate(forced);
+                solution.extend(
+                    stack.levels[..level]
+                        .iter()
+                        .filter(|l| l.choice > n)
+                        .map(|l| d.links.option_of(l.choice)),
+                );
+                if on_solution(solution) == Flow::Stop {
+                    break (End::Stopped, level);
                 }
-                stats.nodes += 1;
-                if stats.nodes & 1023 == 0
-                    && let Some(limit) = check_clock(config, start)
-                {
-                    break (End::Cut(limit), level);
-                }
-                if d.links.items[0].rlink == 0 {
-                    stats.solutions += 1;
-                    if !config.count_only {
-                        solution.truncate(forced);
-                        solution.extend(
-                            stack.choice[..level]
-                                .iter()
-                                .filter(|&&x| x > n)
-                                .map(|&x| d.links.option_of(x)),
-                        );
-                        if on_solution(solution) == Flow::Stop {
-                            break (End::Stopped, level);
-                        }
-                    }
-                    if config.max_solutions.is_some_and(|m| stats.solutions >= m) {
-                        break (End::Stopped, level);
-                    }
-                    step = Step::Leave;
-                    continue;
-                }
-                // M3.
-                let (i, score) = d.choose();
-                if score <= 0 {
-                    step = Step::Leave;
-                    continue;
-                }
-                // M4.
-                if stack.choice.len() <= level {
-                    stack.best.resize(level + 1, 0);
-                    stack.choice.resize(level + 1, 0);
-                    stack.ft.resize(level + 1, 0);
-                }
-                let x = d.links.nodes[i as usize].dlink;
-                d.bound[i as usize] -= 1;
-                if d.bound[i as usize] == 0 {
-                    d.cover(i, &mut stats.updates);
-                }
-                stack.best[level] = i;
-                stack.choice[level] = x;
-                stack.ft[level] = if d.covers_level(i) { 0 } else { x };
-                step = Step::Try;
             }
-            Step::Try => {
+            if config.max_solutions.is_some_and(|m| stats.solutions >= m) {
+                break (End::Stopped, level);
+            }
+        } else {
+            // M3.
+            let (i, score) = d.choose();
+            if score > 0 {
+                // M4.
+                if stack.levels.len() <= level {
+                    stack.levels.resize(level + 1, Level::default());
+                }
+                let x = d.nodes[i as usize].dlink;
+                d.items[i as usize].bound -= 1;
+                if d.items[i as usize].bound == 0 {
+                    updates += d.cover(i);
+                }
+                let ft = if d.covers_level(i) { 0 } else { x };
+                stack.levels[level] = Level {
+                    best: i,
+                    choice: x,
+                    ft,
+                };
+                advance = true;
+            }
+        }
+        loop {
+            if advance {
                 // M5.
-                let (x, i) = (stack.choice[level], stack.best[level]);
-                match d.possibly_tweak(x, i, &mut stats.updates) {
-                    Move::Exhausted => step = Step::Restore,
+                let Level {
+                    best: i,
+                    choice: x,
+                    ft,
+                } = stack.levels[level];
+                match d.possibly_tweak(x, i, &mut updates) {
                     Move::Go => {
                         // M6.
                         if x != i {
-                            d.commit_others(x, &mut stats.updates);
+                            updates += d.commit_others(x);
                         }
                         level += 1;
-                        step = Step::Enter;
+                        continue 'forward;
                     }
+                    // M8.
+                    Move::Exhausted => d.restore(i, ft),
                 }
             }
-            Step::Retry => {
-                // M7.
-                let (x, i) = (stack.choice[level], stack.best[level]);
-                d.undo_move(x, i);
-                if x == i {
-                    step = Step::Restore;
-                } else {
-                    stack.choice[level] = d.links.nodes[x as usize].dlink;
-                    step = Step::Try;
-                }
+            // M9.
+            if level == 0 {
+                break 'forward (End::Exhausted, 0);
             }
-            Step::Restore => {
-                // M8.
-                d.restore(stack.best[level], stack.ft[level]);
-                step = Step::Leave;
-            }
-            Step::Leave => {
-                // M9.
-                if level == 0 {
-                    break (End::Exhausted, 0);
-                }
-                level -= 1;
-                step = Step::Retry;
+            level -= 1;
+            // M7.
+            let l = &mut stack.levels[level];
+            let (x, i) = (l.choice, l.best);
+            d.undo_move(x, i);
+            if x == i {
+                // After the null move the level is done: M8.
+                d.restore(i, l.ft);
+                advance = false;
+            } else {
+                l.choice = d.nodes[x as usize].dlink;
+                advance = true;
             }
         }
     };
-    for l in (0..open).rev() {
-        let (x, i) = (stack.choice[l], stack.best[l]);
-        d.undo_move(x, i);
-        d.restore(i, stack.ft[l]);
+    for l in stack.levels[..open].iter().rev() {
+        d.undo_move(l.choice, l.best);
+        d.restore(l.best, l.ft);
     }
+    stats.updates = updates;
     solution.truncate(forced);
     stats.elapsed = start.elapsed();
     Outcome { stats, end }

@@ -161,11 +161,16 @@ impl Mcc {
     /// Whether forced option `o` (number `k` in the list) clashes with those before it.
     fn check_forced(&self, forced: &[OptionId], k: usize, o: OptionId) -> Option<Clash> {
         let links = &self.dance.links;
-        if let Some(c) = super::forced_twice(forced, k, links.first_item(o)) {
+        let mut nodes = links.option_nodes(o);
+        let first_item = nodes.clone().next().map(|p| {
+            let i = self.dance.item_of(p);
+            links.item_id[i as usize - 1]
+        });
+        if let Some(c) = super::forced_twice(forced, k, first_item) {
             return Some(c);
         }
-        for p in links.option_nodes(o) {
-            let i = links.nodes[p as usize].top as u32;
+        for p in nodes.by_ref() {
+            let i = self.dance.item_of(p);
             let by = self.forced_by[i as usize];
             let first = if by == u32::MAX {
                 o

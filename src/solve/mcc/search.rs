@@ -185,7 +185,7 @@ pub(crate) fn run(
                     stack.levels[..level]
                         .iter()
                         .filter(|l| l.choice > n)
-                        .map(|l| d.links.option_of(l.choice)),
+                        .map(|l| d.option_of(l.choice)),
                 );
                 if on_solution(solution) == Flow::Stop {
                     break (End::Stopped, level);

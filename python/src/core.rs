@@ -19,6 +19,7 @@ use dlxc::render::{option_lines, paint};
 use dlxc::session::{Front, record_layout};
 use dlxc::solve::{Objective, Solver, Unsupported};
 use dlxc::source::SourceFile;
+use dlxc::symmetry::Group;
 use pyo3::prelude::*;
 
 use crate::errors::{Diag, Failure, plain};
@@ -65,6 +66,8 @@ pub struct Matrix {
     /// The exact-cover problem.
     pub problem: Problem,
     paints: Paints,
+    /// The symmetry group the model declares, if it declares one.
+    pub symmetry: Option<Group>,
     /// A solver built on first use; every search runs on a copy of it.
     solver: OnceLock<Result<Solver, Unsupported>>,
 }
@@ -74,6 +77,7 @@ impl Matrix {
         Matrix {
             problem: f.problem.clone(),
             paints: f.paints.clone(),
+            symmetry: f.symmetry.clone(),
             solver: OnceLock::new(),
         }
     }
@@ -243,13 +247,16 @@ pub fn compile(source: Arc<Source>, record: Option<RecordText>) -> Result<Core, 
 impl Core {
     /// A fresh solver for a search; a problem the engine refuses raises `ModelError`.
     pub fn solver(&self, py: Python<'_>) -> PyResult<Solver> {
-        self.matrix.solver().map_err(|u| {
-            Failure::one(dlxc::session::reports::unsupported_report(
-                &self.src,
-                &self.matrix.problem,
-                &u,
-            ))
-            .into_err(py)
-        })
+        self.matrix.solver().map_err(|u| self.unsupported(py, &u))
+    }
+
+    /// The `ModelError` of a problem the engine refuses.
+    pub fn unsupported(&self, py: Python<'_>, u: &Unsupported) -> PyErr {
+        Failure::one(dlxc::session::reports::unsupported_report(
+            &self.src,
+            &self.matrix.problem,
+            u,
+        ))
+        .into_err(py)
     }
 }

@@ -14,7 +14,7 @@ use crate::core::{Core, Loaded, RecordText, Source, compile};
 use crate::errors::{Diag, Failure};
 use crate::estimate::Estimate;
 use crate::records::Records;
-use crate::search::{Limits, Optimum, Solutions, optimize};
+use crate::search::{Limits, Optimum, Solutions, count_classes, optimize};
 use crate::shard::{Shard, one_part_each, parts_from_ids, split, with_solver};
 
 /// Threads a count uses when none are asked for: every core.
@@ -266,18 +266,26 @@ impl Model {
     }
 
     /// The exact number of solutions, counted on `threads` threads (default: every
-    /// core). A `time_limit` (seconds) or `node_limit` that cuts the count short
-    /// raises `LimitReached`; Ctrl-C raises `KeyboardInterrupt`.
-    #[pyo3(signature = (threads = None, *, time_limit = None, node_limit = None))]
+    /// core); with `up_to_symmetry`, one per class of solutions that the model's
+    /// `symmetry` declarations turn into one another. A `time_limit` (seconds) or
+    /// `node_limit` that cuts the count short raises `LimitReached`; Ctrl-C raises
+    /// `KeyboardInterrupt`.
+    #[pyo3(signature = (threads = None, *, time_limit = None, node_limit = None, up_to_symmetry = false))]
     fn count(
         &self,
         py: Python<'_>,
         threads: Option<usize>,
         time_limit: Option<f64>,
         node_limit: Option<u64>,
+        up_to_symmetry: bool,
     ) -> PyResult<u128> {
-        let threads = Some(threads.unwrap_or_else(default_threads));
-        self.whole(py)?.count(py, threads, time_limit, node_limit)
+        let threads = threads.unwrap_or_else(default_threads);
+        if up_to_symmetry {
+            let limits = Limits::new(time_limit, node_limit);
+            return count_classes(py, self.core(py)?, threads, &limits);
+        }
+        self.whole(py)?
+            .count(py, Some(threads), time_limit, node_limit)
     }
 
     /// The optimum of the model's objective and a solution that reaches it.

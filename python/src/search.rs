@@ -7,11 +7,16 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use dlxc::diag::report::Report;
 use dlxc::problem::OptionId;
 use dlxc::session::reports::{clash_report, refusal_report};
 use dlxc::solve::parallel::{self, Frontier};
 use dlxc::solve::share::Part;
-use dlxc::solve::{Clash, End, Flow, Limit, Optimizer, Outcome, SearchConfig, Solver, Stats};
+use dlxc::solve::{
+    Clash, End, EngineChoice, Flow, Limit, Optimizer, Outcome, SearchConfig, Solver, Stats,
+};
+use dlxc::symmetry::classes;
+use dlxc::symmetry::orbits::Plan;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 
@@ -128,6 +133,43 @@ pub fn count(
         End::Exhausted | End::Stopped => Ok(total.solutions),
         End::Cut(Limit::Interrupted) => Err(PyKeyboardInterrupt::new_err(())),
         End::Cut(limit) => Err(cut(limit, total.solutions, total.nodes)),
+    }
+}
+
+/// Counts the solutions of `core` up to the symmetry group its model declares, one
+/// per class, on `threads` threads: what `dlxc run --count --up-to-symmetry` counts. A
+/// model that declares no symmetry raises `ModelError` (E0930).
+pub fn count_classes(
+    py: Python<'_>,
+    core: &Core,
+    threads: usize,
+    limits: &Limits,
+) -> PyResult<u128> {
+    let Some(group) = core.matrix.symmetry.clone() else {
+        let r = Report::error(
+            "E0930",
+            "up_to_symmetry needs declared symmetries: the model declares no symmetry",
+        )
+        .help("declare the board's symmetries as maps of items, one declaration for each generator, such as a mirror: `symmetry cell[r, c] -> cell[r, cols - 1 - c]` (see `dlxc explain E0930`)");
+        return Err(Failure::one(r).into_err(py));
+    };
+    let (matrix, forced) = (Arc::clone(&core.matrix), core.forced.clone());
+    let stop = Arc::new(AtomicBool::new(false));
+    let config = limits.config(&stop)?;
+    let got = on_thread(py, &stop, move || {
+        let plan = Plan::new(&matrix.problem, &group, &forced);
+        classes::search(&plan, EngineChoice::Auto, &config, threads, None, None)
+    })?;
+    let found = match got {
+        Ok(Ok(found)) => found,
+        Ok(Err(u)) => return Err(core.unsupported(py, &u)),
+        Err(c) => return Err(clash(py, core, &c)),
+    };
+    let (n, stats) = (found.outcome.stats.solutions, found.outcome.stats);
+    match found.outcome.end {
+        End::Exhausted | End::Stopped => Ok(n),
+        End::Cut(Limit::Interrupted) => Err(PyKeyboardInterrupt::new_err(())),
+        End::Cut(limit) => Err(cut(limit, n, stats.nodes)),
     }
 }
 

@@ -62,6 +62,28 @@ def test_published_counts() -> None:
     assert pento.count() == published("pento_3x20_raw.dlx")
 
 
+@pytest.mark.parametrize("name,params", [
+    ("pentomino.dlx", {"rows": 6, "cols": 10}),
+    ("pentomino.dlx", {"rows": 3, "cols": 20}),
+    ("soma.dlx", {}),
+])
+def test_counts_up_to_symmetry_are_the_command_lines(name: str, params: dict) -> None:
+    code, out, _ = cli("run", f"examples/{name}", "--count", "--up-to-symmetry",
+                       *params_args(params))
+    assert code == 0
+    model = dlxc.Model.from_file(f"examples/{name}", params=params)
+    classes = model.count(threads=2, up_to_symmetry=True)
+    assert classes == int(out.split()[-1])
+    assert classes < model.count(threads=2)
+
+
+def test_up_to_symmetry_without_a_declaration_is_e0930() -> None:
+    model = dlxc.Model.from_file("examples/queens.dlx", params={"n": 6})
+    with pytest.raises(dlxc.ModelError) as info:
+        model.count(up_to_symmetry=True)
+    assert info.value.codes == ["E0930"]
+
+
 def test_solution_parts() -> None:
     model = dlxc.Model.from_file("examples/queens.dlx", params={"n": 6})
     sols = list(model.solutions())

@@ -16,9 +16,9 @@ use crate::diag::Diagnostics;
 use crate::diag::report::Report;
 use crate::lower::Instance;
 use crate::problem::OptionId;
-use crate::solve::{Clash, Flow, Outcome, SearchConfig, Solver};
-use crate::symmetry::Group;
+use crate::solve::{Clash, Flow, Outcome, SearchConfig};
 use crate::symmetry::orbits::Plan;
+use crate::symmetry::{Group, classes};
 use crate::syntax::ast::{Decl, Model};
 
 /// What a search up to symmetry found: the search's outcome with its solutions counted
@@ -92,13 +92,7 @@ pub(crate) fn search(
             &trivial
         }
     };
-    let plan = Plan::new(problem, group, &inst.forced);
-    let mut solver = match Solver::with_engine(&plan.problem, engine) {
-        Ok(sv) => sv,
-        Err(e) => return Ok(Err(e)),
-    };
-    let name = solver.engine_name();
-    // The engine's limit would count the solutions filtered out too: the visitor
+    // The engine's limit would count the solutions filtered out too: the search
     // stops at the limit instead.
     let wanted: Option<u128> = if let Some(k) = s.limit {
         Some(u128::from(k))
@@ -107,41 +101,27 @@ pub(crate) fn search(
     } else {
         Some(1)
     };
-    let cfg = SearchConfig {
-        count_only: false,
-        max_solutions: None,
-        ..config.clone()
-    };
-    let mut kept: u128 = 0;
-    let mut ids = Vec::new();
-    let mut visit = |chosen: &[OptionId]| {
-        if !plan.keep(chosen, &mut ids) {
-            return Flow::Continue;
-        }
-        kept += 1;
-        let original: Vec<OptionId> = chosen.iter().map(|&o| plan.original(o)).collect();
-        let flow = if s.count {
-            Flow::Continue
-        } else {
-            show(&original)
-        };
-        if wanted.is_some_and(|w| kept >= w) {
-            Flow::Stop
-        } else {
-            flow
-        }
-    };
     let threads = if s.count {
         s.threads
     } else {
         s.listing_threads()
     };
-    let mut outcome =
-        crate::solve::parallel::search(&mut solver, &plan.forced, &cfg, threads, &mut visit)?;
-    outcome.stats.solutions = kept;
+    let listing = (!s.count).then_some(show);
+    let plan = Plan::new(problem, group, &inst.forced);
+    let found = classes::search(&plan, engine, config, threads, wanted, listing)?;
+    let c = match found {
+        Ok(c) => c,
+        Err(e) => return Ok(Err(e)),
+    };
     let fields = vec![
         ("up_to_symmetry", json!(true)),
-        ("symmetries", json!(plan.order)),
+        ("symmetries", json!(c.order)),
     ];
-    Ok(Ok((Found { outcome, fields }, name)))
+    Ok(Ok((
+        Found {
+            outcome: c.outcome,
+            fields,
+        },
+        c.engine,
+    )))
 }

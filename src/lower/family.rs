@@ -335,8 +335,7 @@ fn lower_options<'m>(
     let (mut entries, mut spans): (Vec<Entry>, Vec<Span>) = (Vec::new(), Vec::new());
     let (mut index, mut key) = (Vec::with_capacity(opt.index.len()), Vec::new());
     let mut cells = Vec::new();
-    // Without a `where`, the loops make as many options as they plan.
-    let exact = !opt.clauses.iter().any(|c| matches!(c, Clause::Where(_)));
+    let exact = fixed_loops(&opt.clauses);
     env.for_each(&opt.clauses, &mut |env| {
         made += 1;
         if made > limit {
@@ -381,8 +380,9 @@ fn lower_options<'m>(
             return Ok(());
         }
         if made == 1 && exact {
-            // Room for the whole family at once, sized by its first option: no copying
-            // as the arrays grow, and no room left over. Later names are longer by
+            // Room for the whole family at once, sized by its first option (the loops
+            // make exactly `planned`): no copying as the arrays grow, and no room left
+            // over. Later names are longer by
             // their larger numbers (`queen[0,0]`, then `queen[999,999]`): a guess of two
             // more digits for each index value.
             let name = display_name(&opt.name.name, &index).len() + 2 * index.len();
@@ -442,7 +442,7 @@ fn paint_cells<'m>(
     out: &mut Vec<Painted>,
     fam: &mut Families,
 ) -> EvalResult<()> {
-    let exact = !paint.clauses.iter().any(|c| matches!(c, Clause::Where(_)));
+    let exact = fixed_loops(&paint.clauses);
     env.for_each(&paint.clauses, &mut |env| {
         if exact && out.len() == out.capacity() {
             let _ = out.try_reserve_exact(env.planned());
@@ -518,6 +518,30 @@ fn paint_cells<'m>(
         });
         Ok(())
     })
+}
+
+/// Whether clauses make exactly as many bindings as [`Env::planned`] says at their first
+/// one: `for` loops only, none over a collection that depends on an earlier loop's
+/// variable (`for c in cells[r]`), so every binding sees the same lengths. Then a family
+/// may reserve room for all of its options from the first.
+pub(crate) fn fixed_loops(clauses: &[Clause]) -> bool {
+    let mut bound: Vec<&str> = Vec::new();
+    for c in clauses {
+        let Clause::For { pat, iter, .. } = c else {
+            return false;
+        };
+        let mut reads_bound = false;
+        iter.walk(&mut |x| {
+            if let ExprKind::Name(id) = &x.kind {
+                reads_bound |= bound.contains(&id.name.as_str());
+            }
+        });
+        if reads_bound {
+            return false;
+        }
+        pat.for_each_name(&mut |id| bound.push(&id.name));
+    }
+    true
 }
 
 fn paint_cell_error(env: &Env<'_>, cell: &Value, span: Span) -> EvalError {

@@ -642,6 +642,43 @@ mod tests {
         .unwrap_or_else(|d| panic!("{d:?}"))
     }
 
+    /// A family whose loops make what they plan reserves its arrays once, exactly; one
+    /// whose loops depend on each other or filter does not (its first binding would
+    /// size the whole family wrongly), and both lower the same.
+    #[test]
+    fn families_reserve_room_only_when_their_loops_are_fixed() {
+        let text = "let rows = [[0, 1, 2], [0], [1]]\n\
+                    item slot[r, c] for r in 0..3, c in 0..3\n\
+                    option fixed[r, c] for r in 0..3, c in 0..3\n\
+                    \x20   covers slot[r, c]\n\
+                    option ragged[r, c] for r in 0..3, c in rows[r]\n\
+                    \x20   covers slot[r, c]\n";
+        let (model, src) = parse(text);
+        let clauses = |k: usize| match &model.decls[k] {
+            Decl::Option(o) => &o.clauses,
+            _ => unreachable!("declaration {k} is an option family"),
+        };
+        assert!(family::fixed_loops(clauses(2)));
+        assert!(!family::fixed_loops(clauses(3)));
+        let mut l = lowerer(&model, &src, HashMap::new());
+        let inst = l
+            .instance(None)
+            .unwrap_or_else(|f| panic!("{:?}", f.diagnostics));
+        let p = &inst.families.problem;
+        assert_eq!(p.options.len(), 9 + 5);
+        let names: Vec<&str> = p.options.iter().filter_map(|o| o.name).collect();
+        assert_eq!(
+            names[9..],
+            [
+                "ragged[0,0]",
+                "ragged[0,1]",
+                "ragged[0,2]",
+                "ragged[1,0]",
+                "ragged[2,1]"
+            ]
+        );
+    }
+
     /// A pure function called inside an option loop is evaluated once per distinct
     /// argument list: `weight(v)` below is called for 300 options with 3 arguments.
     #[test]

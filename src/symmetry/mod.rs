@@ -16,8 +16,9 @@
 //!   solution.
 //!
 //! Costs play no part: a model with an objective is not counted up to symmetry.
-//! [`orbits`] counts and lists the solutions of a problem up to its group.
+//! [`orbits`] plans a search up to the group, and [`classes`] runs it.
 
+pub mod classes;
 pub mod orbits;
 
 use std::collections::{HashMap, HashSet};

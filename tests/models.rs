@@ -311,6 +311,54 @@ fn compile_emits_json_with_items_options_and_forced() {
     assert_eq!(v["items"].as_array().unwrap().len(), 324);
     assert_eq!(v["options"].as_array().unwrap().len(), 729);
     assert_eq!(v["forced"].as_array().unwrap().len(), 17);
+    assert_eq!(v["symmetries"], serde_json::json!([]));
+}
+
+#[test]
+fn compile_emits_the_declared_symmetries_as_item_permutations() {
+    let r = dlxc(&["compile", "examples/pentomino.dlx", "--emit", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let names: Vec<&str> = v["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["name"].as_str().unwrap())
+        .collect();
+    let group = v["symmetries"].as_array().unwrap();
+    // The 6x10 rectangle: identity, two mirrors and the half turn.
+    assert_eq!(group.len(), 4);
+    let perms: Vec<Vec<usize>> = group
+        .iter()
+        .map(|g| {
+            g.as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_u64().unwrap() as usize)
+                .collect()
+        })
+        .collect();
+    assert!(
+        perms[0].iter().enumerate().all(|(i, &j)| i == j),
+        "identity first"
+    );
+    let at = |n: &str| names.iter().position(|x| *x == n).unwrap();
+    for p in &perms {
+        let mut sorted = p.clone();
+        sorted.sort_unstable();
+        assert_eq!(
+            sorted,
+            (0..names.len()).collect::<Vec<_>>(),
+            "a permutation"
+        );
+        // Pieces stay themselves; the corner cell goes to a corner.
+        assert_eq!(p[at("piece[F]")], at("piece[F]"));
+        let corner = names[p[at("cell[0,0]")]];
+        assert!(
+            ["cell[0,0]", "cell[0,9]", "cell[5,0]", "cell[5,9]"].contains(&corner),
+            "{corner}"
+        );
+    }
 }
 
 #[test]

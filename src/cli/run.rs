@@ -696,6 +696,8 @@ fn emit_knuth(o: &mut Out<'_>, src: &SourceFile, inst: &Instance) -> u8 {
     }
 }
 
+/// The problem as JSON: items (name, kind, bounds), options (name, items as ids with
+/// colors, cost), the forced options and the declared symmetries (empty when none).
 fn problem_json(inst: &Instance) -> serde_json::Value {
     let p = &inst.families.problem;
     let items: Vec<_> = p
@@ -724,5 +726,16 @@ fn problem_json(inst: &Instance) -> serde_json::Value {
         })
         .collect();
     let forced: Vec<_> = inst.forced.iter().map(|id| id.0).collect();
-    json!({"items": items, "options": options, "forced": forced})
+    // The declared symmetry group, element by element (the identity first), each as the
+    // image of every item: what a program needs to count up to symmetry itself.
+    let symmetries: Vec<Vec<u32>> = inst.families.symmetry.as_ref().map_or(Vec::new(), |g| {
+        (0..g.order())
+            .map(|e| {
+                (0..p.items.len() as u32)
+                    .map(|i| g.item_image(e, crate::problem::ItemId(i)).0)
+                    .collect()
+            })
+            .collect()
+    });
+    json!({"items": items, "options": options, "forced": forced, "symmetries": symmetries})
 }

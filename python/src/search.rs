@@ -7,7 +7,6 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use dlxc::diag::report::Report;
 use dlxc::problem::OptionId;
 use dlxc::session::reports::{clash_report, refusal_report};
 use dlxc::solve::parallel::{self, Frontier};
@@ -129,10 +128,16 @@ pub fn count(
         count_parts(solver, &parts, &config, threads)
     })?;
     let total = got.map_err(|c| clash(py, core, &c))?;
-    match total.end {
-        End::Exhausted | End::Stopped => Ok(total.solutions),
+    counted(total.end, total.solutions, total.nodes)
+}
+
+/// The answer of a count that ended with `end`: the count, or why it is not whole
+/// (`LimitReached` with what it had counted, or `KeyboardInterrupt`).
+fn counted(end: End, solutions: u128, nodes: u64) -> PyResult<u128> {
+    match end {
+        End::Exhausted | End::Stopped => Ok(solutions),
         End::Cut(Limit::Interrupted) => Err(PyKeyboardInterrupt::new_err(())),
-        End::Cut(limit) => Err(cut(limit, total.solutions, total.nodes)),
+        End::Cut(limit) => Err(cut(limit, solutions, nodes)),
     }
 }
 
@@ -146,11 +151,11 @@ pub fn count_classes(
     limits: &Limits,
 ) -> PyResult<u128> {
     let Some(group) = core.matrix.symmetry.clone() else {
-        let r = Report::error(
-            "E0930",
-            "up_to_symmetry needs declared symmetries: the model declares no symmetry",
-        )
-        .help("declare the board's symmetries as maps of items, one declaration for each generator, such as a mirror: `symmetry cell[r, c] -> cell[r, cols - 1 - c]` (see `dlxc explain E0930`)");
+        let r = classes::no_symmetry(
+            "up_to_symmetry",
+            "the model declares no symmetry",
+            classes::DECLARE_SYMMETRIES,
+        );
         return Err(Failure::one(r).into_err(py));
     };
     let (matrix, forced) = (Arc::clone(&core.matrix), core.forced.clone());
@@ -165,12 +170,8 @@ pub fn count_classes(
         Ok(Err(u)) => return Err(core.unsupported(py, &u)),
         Err(c) => return Err(clash(py, core, &c)),
     };
-    let (n, stats) = (found.outcome.stats.solutions, found.outcome.stats);
-    match found.outcome.end {
-        End::Exhausted | End::Stopped => Ok(n),
-        End::Cut(Limit::Interrupted) => Err(PyKeyboardInterrupt::new_err(())),
-        End::Cut(limit) => Err(cut(limit, n, stats.nodes)),
-    }
+    let stats = found.outcome.stats;
+    counted(found.outcome.end, stats.solutions, stats.nodes)
 }
 
 /// Counts `parts` of `core` on `threads` threads for at most `seconds`: the exact

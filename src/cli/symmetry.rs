@@ -13,7 +13,6 @@ use serde_json::json;
 use crate::cli::count::refuse;
 use crate::cli::{Out, SearchArgs, report};
 use crate::diag::Diagnostics;
-use crate::diag::report::Report;
 use crate::lower::Instance;
 use crate::problem::OptionId;
 use crate::solve::{Clash, Flow, Outcome, SearchConfig};
@@ -39,7 +38,7 @@ pub(crate) fn refused(o: &mut Out<'_>, model: &Model, s: &SearchArgs, goal: bool
         no_symmetry(
             o,
             "the model declares no symmetry",
-            "declare the board's symmetries as maps of items, one declaration for each generator, such as a mirror: `symmetry cell[r, c] -> cell[r, cols - 1 - c]` (see `dlxc explain E0930`)",
+            classes::DECLARE_SYMMETRIES,
         );
         return true;
     }
@@ -66,11 +65,7 @@ pub(crate) fn refused(o: &mut Out<'_>, model: &Model, s: &SearchArgs, goal: bool
 
 /// E0930: `--up-to-symmetry` on something that declares no symmetry.
 pub(crate) fn no_symmetry(o: &mut Out<'_>, why: &str, help: &str) {
-    let r = Report::error(
-        "E0930",
-        format!("--up-to-symmetry needs declared symmetries: {why}"),
-    )
-    .help(help);
+    let r = classes::no_symmetry("--up-to-symmetry", why, help);
     report(o, &Diagnostics::from(Box::new(r) as crate::diag::Diag));
 }
 

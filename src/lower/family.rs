@@ -341,7 +341,8 @@ fn lower_options<'m>(
         if made > limit {
             return Err(too_many(env, "option", limit, opt.name.span));
         }
-        let planned = env.planned().min(limit);
+        // Read before the covers' own loops replace it.
+        let planned = (made == 1 && exact).then(|| env.planned().min(limit));
         if budget::exceeded() {
             return Err(out_of_memory(env, "option", &opt.name, made));
         }
@@ -379,12 +380,11 @@ fn lower_options<'m>(
             fam.dropped.insert(decl, &index, opt.name.span);
             return Ok(());
         }
-        if made == 1 && exact {
+        if let Some(planned) = planned {
             // Room for the whole family at once, sized by its first option (the loops
             // make exactly `planned`): no copying as the arrays grow, and no room left
-            // over. Later names are longer by
-            // their larger numbers (`queen[0,0]`, then `queen[999,999]`): a guess of two
-            // more digits for each index value.
+            // over. Later names are longer by their larger numbers (`queen[0,0]`, then
+            // `queen[999,999]`): a guess of two more digits for each index value.
             let name = display_name(&opt.name.name, &index).len() + 2 * index.len();
             let more = |n: usize| planned.saturating_mul(n);
             fam.problem.options.reserve(planned, more(entries.len()), more(name));
@@ -411,9 +411,7 @@ fn lower_options<'m>(
             origin(opt.name.span),
         );
         debug_assert_eq!(added, id);
-        if !fam.paints.push(&mut cells) {
-            return Err(too_many(env, "option", limit, opt.name.span));
-        }
+        fam.paints.push(&mut cells);
         Ok(())
     })?;
     Ok(first_dropped.map(|example| {

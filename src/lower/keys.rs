@@ -1,5 +1,6 @@
 //! Items and options by family and index values: what identifies them in a model.
 
+use std::cmp::Ordering;
 use std::hash::{Hash, Hasher};
 
 use hashbrown::HashTable;
@@ -114,39 +115,29 @@ impl<V: Copy> FamilyIndex<V> {
         let Keys::Ints(xs) = &self.keys else {
             return None;
         };
-        let mut place = 0usize;
-        let mut filled = true;
-        for ((v, &lo), &hi) in index.iter().zip(&self.lo).zip(&self.hi) {
-            let Value::Int(x) = *v else {
-                return None;
-            };
-            if x < lo || x > hi {
-                return None;
-            }
-            // The extent fits in usize when the box is filled: it has that many members.
-            let extent = usize::try_from(hi.abs_diff(lo)).ok()?.checked_add(1);
-            match extent.and_then(|e| place.checked_mul(e)) {
-                Some(p) if filled => place = p + x.abs_diff(lo) as usize,
-                _ => filled = false,
-            }
+        let in_box = index.iter().zip(&self.lo).zip(&self.hi);
+        if !in_box
+            .clone()
+            .all(|((v, lo), hi)| matches!(v, Value::Int(x) if lo <= x && x <= hi))
+        {
+            return None;
         }
-        if filled && place < self.ids.len() && self.count_filled() {
+        if self.count_filled() {
+            // The row-major place in the box: below the member count, so no overflow.
+            let place = in_box.fold(0usize, |place, ((v, &lo), &hi)| {
+                let x = v.as_int().unwrap_or(lo);
+                place * (hi.abs_diff(lo) as usize + 1) + x.abs_diff(lo) as usize
+            });
             return Some(place);
         }
         let w = self.width;
         let (mut a, mut b) = (0, self.ids.len());
         while a < b {
             let m = (a + b) / 2;
-            let key = &xs[m * w..(m + 1) * w];
-            match key
-                .iter()
-                .zip(index)
-                .map(|(k, v)| k.cmp(&v.as_int().unwrap_or(0)))
-                .find(|o| o.is_ne())
-            {
-                None => return Some(m),
-                Some(std::cmp::Ordering::Less) => a = m + 1,
-                Some(_) => b = m,
+            match key_cmp(&xs[m * w..(m + 1) * w], index) {
+                Ordering::Equal => return Some(m),
+                Ordering::Less => a = m + 1,
+                Ordering::Greater => b = m,
             }
         }
         None
@@ -168,8 +159,8 @@ impl<V: Copy> FamilyIndex<V> {
         size == self.ids.len()
     }
 
-    /// Adds member `m`'s index to a table built at the first index out of order.
-    fn build_table(&mut self) -> &mut HashTable<u32> {
+    /// Builds the hash table of the members, once: at the first index out of order.
+    fn build_table(&mut self) {
         let (keys, width) = (&self.keys, self.width);
         self.table.get_or_insert_with(|| {
             let mut table = HashTable::with_capacity(self.ids.len());
@@ -178,7 +169,7 @@ impl<V: Copy> FamilyIndex<V> {
                 table.insert_unique(h, m as u32, |&m| Self::hash_member(keys, width, m as usize));
             }
             table
-        })
+        });
     }
 
     /// Whether `index` is all integers and comes after the last member's.
@@ -189,16 +180,23 @@ impl<V: Copy> FamilyIndex<V> {
         if index.iter().any(|v| !matches!(v, Value::Int(_))) {
             return false;
         }
-        let Some(last) = xs.len().checked_sub(self.width).map(|at| &xs[at..]) else {
-            return true;
-        };
-        let cmp = last
-            .iter()
-            .zip(index)
-            .map(|(k, v)| k.cmp(&v.as_int().unwrap_or(0)));
-        cmp.into_iter().find(|o| o.is_ne()) == Some(std::cmp::Ordering::Less)
+        match xs.len().checked_sub(self.width) {
+            Some(at) => key_cmp(&xs[at..], index) == Ordering::Less,
+            None => true,
+        }
     }
 }
+
+/// How a member's integer index compares with `index`, all of whose values are
+/// integers, in lexicographic order.
+fn key_cmp(key: &[i64], index: &[Value]) -> Ordering {
+    key.iter()
+        .zip(index)
+        .map(|(k, v)| k.cmp(&v.as_int().unwrap_or(i64::MIN)))
+        .find(|o| o.is_ne())
+        .unwrap_or(Ordering::Equal)
+}
+
 /// The hash of a family's index values. Integers hash alike whether they are stored as
 /// values or as plain integers.
 fn hash_of(index: &[Value]) -> u64 {
@@ -318,10 +316,11 @@ impl<V: Copy> KeyIndex<V> {
             if f.ids.is_empty() {
                 f.lo = ints.clone().collect();
                 f.hi = f.lo.clone();
-            }
-            for ((x, lo), hi) in ints.clone().zip(&mut f.lo).zip(&mut f.hi) {
-                *lo = (*lo).min(x);
-                *hi = (*hi).max(x);
+            } else {
+                for ((x, lo), hi) in ints.clone().zip(&mut f.lo).zip(&mut f.hi) {
+                    *lo = (*lo).min(x);
+                    *hi = (*hi).max(x);
+                }
             }
             if let Keys::Ints(xs) = &mut f.keys {
                 xs.extend(ints);

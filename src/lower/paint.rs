@@ -48,7 +48,7 @@ pub struct PaintCell {
 pub struct Paints {
     /// Where the cells of each option end in `cells`; they start where the previous
     /// option's end.
-    ends: Vec<u32>,
+    ends: Vec<usize>,
     cells: Vec<Painted>,
     /// The background cells of every solution (`canvas` declarations).
     canvas: Vec<Painted>,
@@ -109,7 +109,7 @@ impl Paints {
         match self.ends.get(k) {
             Some(&end) => {
                 let start = if k == 0 { 0 } else { self.ends[k - 1] };
-                &self.cells[start as usize..end as usize]
+                &self.cells[start..end]
             }
             None => &[],
         }
@@ -140,16 +140,10 @@ impl Paints {
         self.cells.is_empty() && self.canvas.is_empty()
     }
 
-    /// Adds the cells of the next option, taking them from `cells`. Returns `false`,
-    /// adding nothing, when the cells of all options together would pass 2^32, which
-    /// the size limit stops long before.
-    pub fn push(&mut self, cells: &mut Vec<Painted>) -> bool {
-        let Ok(end) = u32::try_from(self.cells.len() + cells.len()) else {
-            return false;
-        };
+    /// Adds the cells of the next option, taking them from `cells`.
+    pub fn push(&mut self, cells: &mut Vec<Painted>) {
         self.cells.append(cells);
-        self.ends.push(end);
-        true
+        self.ends.push(self.cells.len());
     }
 
     /// Makes room for `options` more options painting `cells` cells in all, when

@@ -94,13 +94,18 @@ impl Options {
 
     /// Option number `k`. Panics when `k` is out of range, as indexing does.
     pub fn get(&self, k: usize) -> OptionRef<'_> {
+        self.get_in_run(k, self.run_of(k))
+    }
+
+    /// Option `k`, whose origin is run number `run` of `origins`.
+    fn get_in_run(&self, k: usize, run: usize) -> OptionRef<'_> {
         let start = |ends: &[usize]| if k == 0 { 0 } else { ends[k - 1] };
         let name = &self.names[start(&self.name_ends)..self.name_ends[k]];
         OptionRef {
             name: (!name.is_empty()).then_some(name),
             entries: &self.entries[start(&self.ends)..self.ends[k]],
             cost: self.costs.get(k).copied().flatten(),
-            origin: self.origin(k),
+            origin: self.origins.get(run).map_or(Origin::Synthetic, |&(_, o)| o),
         }
     }
 
@@ -109,6 +114,7 @@ impl Options {
         Iter {
             options: self,
             next: 0..self.len(),
+            run: 0,
         }
     }
 
@@ -122,12 +128,12 @@ impl Options {
         self.costs.iter().any(Option::is_some)
     }
 
-    fn origin(&self, k: usize) -> Origin {
-        let run = self
+    /// The run of `origins` that option `k` lies in (the first option starts one).
+    fn run_of(&self, k: usize) -> usize {
+        let runs = self
             .origins
             .partition_point(|&(first, _)| first as usize <= k);
-        run.checked_sub(1)
-            .map_or(Origin::Synthetic, |r| self.origins[r].1)
+        runs.saturating_sub(1)
     }
 
     /// Adds an option and returns its id. The name is written by `name` into the
@@ -188,13 +194,24 @@ impl Options {
 pub struct Iter<'a> {
     options: &'a Options,
     next: std::ops::Range<usize>,
+    /// The run of origins of the next option from the front: walked along, not searched
+    /// for every option.
+    run: usize,
 }
 
 impl<'a> Iterator for Iter<'a> {
     type Item = OptionRef<'a>;
 
     fn next(&mut self) -> Option<OptionRef<'a>> {
-        self.next.next().map(|k| self.options.get(k))
+        let k = self.next.next()?;
+        let runs = &self.options.origins;
+        while runs
+            .get(self.run + 1)
+            .is_some_and(|&(first, _)| first as usize <= k)
+        {
+            self.run += 1;
+        }
+        Some(self.options.get_in_run(k, self.run))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {

@@ -161,15 +161,11 @@ impl Mcc {
     /// Whether forced option `o` (number `k` in the list) clashes with those before it.
     fn check_forced(&self, forced: &[OptionId], k: usize, o: OptionId) -> Option<Clash> {
         let links = &self.dance.links;
-        let mut nodes = links.option_nodes(o);
-        let first_item = nodes.clone().next().map(|p| {
-            let i = self.dance.item_of(p);
-            links.item_id[i as usize - 1]
-        });
-        if let Some(c) = super::forced_twice(forced, k, first_item) {
+        let item_id = |p: u32| links.item_id[self.dance.item_of(p) as usize - 1];
+        if let Some(c) = super::forced_twice(forced, k, links.option_nodes(o).next().map(item_id)) {
             return Some(c);
         }
-        for p in nodes.by_ref() {
+        for p in links.option_nodes(o) {
             let i = self.dance.item_of(p);
             let by = self.forced_by[i as usize];
             let first = if by == u32::MAX {
@@ -177,7 +173,7 @@ impl Mcc {
             } else {
                 forced[by as usize]
             };
-            let item = links.item_id[i as usize - 1];
+            let item = item_id(p);
             let kind = if self.dance.is_primary(i) {
                 // BOUND 0: no more options may cover the item.
                 (self.dance.items[i as usize].bound == 0).then_some(ClashKind::Multiplicity)

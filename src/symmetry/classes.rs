@@ -4,9 +4,19 @@
 //! The command line (`--up-to-symmetry`) and the Python package both search through
 //! [`search`], so they count alike.
 
+use crate::diag::report::Report;
 use crate::problem::OptionId;
 use crate::solve::{Clash, EngineChoice, Flow, Outcome, SearchConfig, Solver, Unsupported};
 use crate::symmetry::orbits::Plan;
+
+/// The help of E0930 for a model: how to declare its symmetries.
+pub const DECLARE_SYMMETRIES: &str = "declare the board's symmetries as maps of items, one declaration for each generator, such as a mirror: `symmetry cell[r, c] -> cell[r, cols - 1 - c]` (see `dlxc explain E0930`)";
+
+/// E0930: a search up to symmetry (asked for as `asked`) of something with no
+/// declared symmetries (`why`), with `help`.
+pub fn no_symmetry(asked: &str, why: &str, help: &str) -> Report {
+    Report::error("E0930", format!("{asked} needs declared symmetries: {why}")).help(help)
+}
 
 /// What is shown each kept solution, as ids of the original problem.
 pub type Show<'a> = &'a mut dyn FnMut(&[OptionId]) -> Flow;

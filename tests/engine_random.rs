@@ -19,15 +19,18 @@ mod rng;
 use common::ends::{Ends, every_end, forced_sets};
 use rng::Rng;
 
-/// Up to 12 items (some secondary, in any position), up to 20 options of 1..=4 items.
+/// Up to 12 items (some secondary, in any position), up to 20 options of 1..=4 items
+/// (or, in a third of the problems, of the same number of primary items each).
 fn random_problem(seed: u64) -> Problem {
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let n_items = 1 + rng.below(12) as usize;
     let mut b = ProblemBuilder::new();
     let mut names = Vec::new();
+    let mut secondary = Vec::new();
     for i in 0..n_items {
         let name = format!("i{i}");
-        if rng.below(4) == 0 {
+        secondary.push(rng.below(4) == 0);
+        if secondary[i] {
             b.secondary([name.clone()]);
         } else {
             b.primary([name.clone()]);
@@ -35,11 +38,29 @@ fn random_problem(seed: u64) -> Problem {
         names.push(name);
     }
     let n_options = rng.below(21) as usize;
+    let primary: Vec<usize> = (0..n_items).filter(|&i| !secondary[i]).collect();
+    // A third of the problems give every option the same number of primary items (and
+    // at most one secondary item), the shape the bitset engine's unrolled commit takes.
+    let arity = (!primary.is_empty() && rng.below(3) == 0)
+        .then(|| 1 + rng.below(4.min(primary.len() as u64)) as usize);
     for _ in 0..n_options {
-        let len = 1 + rng.below(4.min(n_items as u64));
         let mut chosen = BTreeSet::new();
-        while chosen.len() < len as usize {
-            chosen.insert(rng.below(n_items as u64) as usize);
+        match arity {
+            Some(k) => {
+                while chosen.len() < k {
+                    chosen.insert(primary[rng.below(primary.len() as u64) as usize]);
+                }
+                let i = rng.below(n_items as u64) as usize;
+                if secondary[i] && rng.below(2) == 0 {
+                    chosen.insert(i);
+                }
+            }
+            None => {
+                let len = 1 + rng.below(4.min(n_items as u64));
+                while chosen.len() < len as usize {
+                    chosen.insert(rng.below(n_items as u64) as usize);
+                }
+            }
         }
         b.option(chosen.iter().map(|&i| names[i].as_str()));
     }

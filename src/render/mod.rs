@@ -75,16 +75,18 @@ fn paint_sorted(paints: &Paints, chosen: &[OptionId]) -> Option<Vec<String>> {
 /// record, a packing): drawn onto a grid in painting order, later cells over earlier
 /// ones, with no sort. `None` when the cells are layered or too spread out for a grid.
 fn paint_dense(paints: &Paints, chosen: &[OptionId]) -> Option<Option<Vec<String>>> {
-    let cells = || {
-        let canvas = paints.canvas().iter();
-        canvas.chain(chosen.iter().flat_map(|&id| paints.of(id)))
-    };
-    let (mut n, mut width) = (0usize, 1usize);
-    let (mut rows, mut cols) = ((i32::MAX, i32::MIN), (i32::MAX, i32::MIN));
-    for p in cells() {
-        if p.layer.is_some() {
-            return None;
+    // Plain loops over the canvas and each option's cells: a sudoku record prints 81
+    // cells, and chained iterators cost more than the drawing.
+    let each = |f: &mut dyn FnMut(&Painted)| {
+        paints.canvas().iter().for_each(&mut *f);
+        for &id in chosen {
+            paints.of(id).iter().for_each(&mut *f);
         }
+    };
+    let (mut n, mut width, mut flat) = (0usize, 1usize, true);
+    let (mut rows, mut cols) = ((i32::MAX, i32::MIN), (i32::MAX, i32::MIN));
+    each(&mut |p| {
+        flat &= p.layer.is_none();
         n += 1;
         rows = (rows.0.min(p.row), rows.1.max(p.row));
         cols = (cols.0.min(p.col), cols.1.max(p.col));
@@ -92,6 +94,9 @@ fn paint_dense(paints: &Paints, chosen: &[OptionId]) -> Option<Option<Vec<String
         if text.len() > 1 {
             width = width.max(text.chars().count());
         }
+    });
+    if !flat {
+        return None;
     }
     if n == 0 {
         return Some(None);
@@ -102,15 +107,15 @@ fn paint_dense(paints: &Paints, chosen: &[OptionId]) -> Option<Option<Vec<String
         return None;
     }
     let mut grid: Vec<Option<&str>> = vec![None; height * across];
-    for p in cells() {
+    each(&mut |p| {
         let at = (p.row - rows.0) as usize * across + (p.col - cols.0) as usize;
         grid[at] = Some(paints.text(p.text));
-    }
+    });
     let lines = grid
         .chunks_exact(across)
         .map(|row| {
             let used = row.iter().rposition(Option::is_some).map_or(0, |k| k + 1);
-            let mut line = String::with_capacity(used * width);
+            let mut line = String::with_capacity(used * (width + 1));
             for (k, text) in row[..used].iter().enumerate() {
                 push_cell(&mut line, text.unwrap_or(FILL), width, k == 0);
             }

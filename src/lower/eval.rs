@@ -21,6 +21,7 @@ use crate::diag::report::Report;
 use crate::lower::budget;
 use crate::lower::builtins;
 use crate::lower::data::{self, ParamType};
+use crate::lower::ops::IndexFault;
 use crate::lower::value::Value;
 use crate::source::{SourceFile, Span};
 use crate::syntax::ast::{BinaryOp, Clause, Decl, Expr, ExprKind, Ident, Model, Pattern, UnaryOp};
@@ -758,6 +759,11 @@ impl<'m> Env<'m> {
         self.global(i, span)
     }
 
+    /// The index of the top-level declaration called `name`.
+    pub fn declaration(&self, name: &str) -> Option<usize> {
+        self.names.get(name).copied()
+    }
+
     /// The value of top-level declaration `i` (a param or let), computed on first use.
     pub fn global(&mut self, i: usize, span: Span) -> EvalResult<Value> {
         match &self.globals[i] {
@@ -913,43 +919,27 @@ impl<'m> Env<'m> {
         base_span: Span,
         index_span: Span,
     ) -> EvalResult<Value> {
-        let out_of_bounds = |len: usize, i: &Value| {
-            self.error(
+        super::ops::index(&base, &index).map_err(|fault| match fault {
+            IndexFault::OutOfBounds { len } => self.error(
                 "E0303",
-                format!("index {i} is out of bounds"),
+                format!("index {index} is out of bounds"),
                 index_span,
                 format!("valid indexes are 0..{len}"),
-            )
-        };
-        match (&base, &index) {
-            (Value::List(xs), Value::Int(i)) => usize::try_from(*i)
-                .ok()
-                .and_then(|k| xs.get(k).cloned())
-                .ok_or_else(|| out_of_bounds(xs.len(), &index)),
-            (Value::Tuple(xs), Value::Int(i)) => usize::try_from(*i)
-                .ok()
-                .and_then(|k| xs.get(k).cloned())
-                .ok_or_else(|| out_of_bounds(xs.len(), &index)),
-            (Value::Str(s), Value::Int(i)) => {
-                let k = usize::try_from(*i).ok();
-                let ch = if s.is_ascii() {
-                    k.and_then(|k| s.get(k..k + 1)).map(Value::str)
-                } else {
-                    k.and_then(|k| s.chars().nth(k))
-                        .map(|c| Value::str(c.encode_utf8(&mut [0; 4])))
+            ),
+            IndexFault::SliceOutOfBounds { a, b, len } => self.error(
+                "E0303",
+                format!("slice {a}..{b} is out of bounds"),
+                index_span,
+                format!("valid slices lie within 0..{len}"),
+            ),
+            IndexFault::MissingKey => {
+                let Value::Map(m) = &base else {
+                    unreachable!("only a map misses a key")
                 };
-                ch.ok_or_else(|| out_of_bounds(s.chars().count(), &index))
-            }
-            (Value::Range(lo, hi), Value::Int(i)) => lo
-                .checked_add(*i)
-                .filter(|v| *i >= 0 && v < hi)
-                .map(Value::Int)
-                .ok_or_else(|| out_of_bounds(base.len().unwrap_or(0), &index)),
-            (Value::Map(m), k) => m.get(k).cloned().ok_or_else(|| {
                 let keys: Vec<String> = m.keys().take(8).map(|k| format!("{k:#}")).collect();
                 self.error(
                     "E0306",
-                    format!("key {k:#} is not in the map"),
+                    format!("key {index:#} is not in the map"),
                     index_span,
                     "no such key",
                 )
@@ -959,46 +949,23 @@ impl<'m> Env<'m> {
                     if m.len() > 8 { ", ..." } else { "" }
                 ))
                 .into()
-            }),
-            (Value::List(_) | Value::Tuple(_) | Value::Str(_), Value::Range(a, b)) => {
-                let len = base.len().unwrap_or(0);
-                let (a, b) = (*a, *b);
-                // Ranges made by the language have `a <= b`; check both ends anyway,
-                // since `xs[a..a]` with `a` past the end would panic.
-                if a < 0 || b < 0 || a as u64 > len as u64 || b as u64 > len as u64 {
-                    return Err(self.error(
-                        "E0303",
-                        format!("slice {a}..{b} is out of bounds"),
-                        index_span,
-                        format!("valid slices lie within 0..{len}"),
-                    ));
-                }
-                let (a, b) = (a as usize, (b as usize).max(a as usize));
-                Ok(match &base {
-                    Value::List(xs) => Value::list(xs[a..b].to_vec()),
-                    Value::Tuple(xs) => Value::tuple(xs[a..b].to_vec()),
-                    Value::Str(s) => Value::str(&s.chars().skip(a).take(b - a).collect::<String>()),
-                    _ => unreachable!("matched above"),
-                })
             }
-            (Value::List(_) | Value::Tuple(_) | Value::Str(_) | Value::Range(..), other) => {
-                Err(self.error(
-                    "E0210",
-                    format!(
-                        "an index must be an integer or a range, found {}",
-                        other.kind().described()
-                    ),
-                    index_span,
-                    format!("this is {other:#}"),
-                ))
-            }
-            (other, _) => Err(self.error(
+            IndexFault::NotAnIndex => self.error(
                 "E0210",
-                format!("cannot index into {}", other.kind().described()),
+                format!(
+                    "an index must be an integer or a range, found {}",
+                    index.kind().described()
+                ),
+                index_span,
+                format!("this is {index:#}"),
+            ),
+            IndexFault::NotIndexable => self.error(
+                "E0210",
+                format!("cannot index into {}", base.kind().described()),
                 base_span,
-                format!("this is {other:#}"),
-            )),
-        }
+                format!("this is {base:#}"),
+            ),
+        })
     }
 
     fn binary(

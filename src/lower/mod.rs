@@ -10,6 +10,7 @@
 pub mod budget;
 pub mod builtins;
 pub mod combinatorics;
+pub mod compiled;
 pub mod data;
 pub mod eval;
 pub mod family;
@@ -25,6 +26,7 @@ use std::rc::Rc;
 
 use crate::diag::Diagnostics;
 use crate::diag::report::Report;
+use crate::lower::compiled::CompiledForce;
 use crate::lower::data::ParamType;
 use crate::lower::eval::Env;
 use crate::lower::family::{Families, lower_families, lower_force};
@@ -64,6 +66,11 @@ pub struct Lowerer<'m> {
     base: Option<Rc<Families>>,
     /// Forces that do not depend on the record, lowered with `base`.
     base_forced: Vec<OptionId>,
+    /// The force declarations that depend on the record, compiled (by declaration
+    /// index; `None` where the evaluator runs them).
+    compiled: Vec<Option<CompiledForce>>,
+    /// How many runs of a force declaration the compiled form answered.
+    compiled_runs: u64,
     /// Warnings found while lowering, reported once.
     warnings: Diagnostics,
     /// Whether warnings of per-record families were collected already.
@@ -295,9 +302,20 @@ impl<'m> Lowerer<'m> {
             .map(|i| data_decl.is_some_and(|p| i == p || depends_on_data(i, p)))
             .collect();
         env.reset(|_| true, overrides);
+        let compiled = model
+            .decls
+            .iter()
+            .enumerate()
+            .map(|(i, d)| match d {
+                Decl::Force(f) if stale[i] => CompiledForce::new(&env, f),
+                _ => None,
+            })
+            .collect();
         let mut lowerer = Lowerer {
             env,
             stale,
+            compiled,
+            compiled_runs: 0,
             data_param,
             base: None,
             base_forced: Vec::new(),
@@ -342,6 +360,19 @@ impl<'m> Lowerer<'m> {
     /// lowering (calls answered by the memo of function values do not count).
     pub fn function_evaluations(&self) -> u64 {
         self.env.function_evaluations()
+    }
+
+    /// How many times a per-record force declaration was answered by its compiled
+    /// form ([`compiled`]) rather than by the evaluator.
+    pub fn compiled_force_runs(&self) -> u64 {
+        self.compiled_runs
+    }
+
+    /// Makes the evaluator answer every force declaration: for tests that compare the
+    /// compiled forms with it.
+    #[doc(hidden)]
+    pub fn evaluate_forces(&mut self) {
+        self.compiled.iter_mut().for_each(|c| *c = None);
     }
 
     /// The data parameter's name and type, when records are bound to one.
@@ -397,10 +428,16 @@ impl<'m> Lowerer<'m> {
         let shared = self.base.is_some();
         let mut errors = Diagnostics::new();
         for (i, d) in model.decls.iter().enumerate() {
-            if let Decl::Force(f) = d
-                && (!shared || self.stale[i])
-                && let Err(e) = lower_force(&mut self.env, f, &families, &mut forced)
-            {
+            let Decl::Force(f) = d else { continue };
+            if shared && !self.stale[i] {
+                continue;
+            }
+            let compiled = self.compiled[i].as_ref();
+            if compiled.is_some_and(|c| c.run(&mut self.env, &families, &mut forced)) {
+                self.compiled_runs += 1;
+                continue;
+            }
+            if let Err(e) = lower_force(&mut self.env, f, &families, &mut forced) {
                 errors.push(*e);
             }
         }

@@ -108,6 +108,19 @@ const STR_INT_HELP: &str = "a string and an integer are never equal (`\"1\" != 1
      silently be false; convert one side: `int(s)` reads a string of digits, `str(i)` writes \
      an integer";
 
+/// Whether `x` is in the collection `c` (`x in c`): `None` when `c` is not a
+/// collection, an error when `x` is not there because it is a string and `c` holds
+/// only integers, or the other way round (see [`never_there`]).
+#[inline]
+pub fn member(x: &Value, c: &Value) -> Option<Result<bool, OpError>> {
+    let found = c.contains(x)?;
+    Some(if !found && never_there(x, c) {
+        Err(looked_for_str_int(x, c))
+    } else {
+        Ok(found)
+    })
+}
+
 /// Whether `x`, not found in the collection `c`, could never have been there because
 /// one is a string and the other holds only integers, or the other way round (`"5" in
 /// 1..=9`). Cheap: ranges and strings hold one kind; sets and maps are ordered by kind
@@ -233,10 +246,7 @@ pub fn binary(op: BinaryOp, a: &Value, b: &Value) -> Result<Value, OpError> {
         (BinaryOp::Eq, _, _) => Ok(Bool(a == b)),
         (BinaryOp::Ne, _, _) => Ok(Bool(a != b)),
         (BinaryOp::In | BinaryOp::NotIn, _, _) => {
-            let found = b.contains(a).ok_or_else(|| types(op, a, b))?;
-            if !found && never_there(a, b) {
-                return Err(looked_for_str_int(a, b));
-            }
+            let found = member(a, b).ok_or_else(|| types(op, a, b))??;
             Ok(Bool(found == (op == BinaryOp::In)))
         }
         (BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge, Set(x), Set(y)) => {
@@ -360,5 +370,91 @@ mod tests {
             binary(BinaryOp::In, &i(3), &Value::Range(1, 10)).unwrap(),
             Value::Bool(true)
         );
+    }
+}
+
+/// Why `base[index]` has no value, turned into a report by the evaluator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IndexFault {
+    /// An integer index past the end (or negative) of a collection of `len` elements.
+    OutOfBounds {
+        /// The number of elements.
+        len: usize,
+    },
+    /// A slice `a..b` not within `0..len`.
+    SliceOutOfBounds {
+        /// The slice's start.
+        a: i64,
+        /// The slice's end.
+        b: i64,
+        /// The number of elements.
+        len: usize,
+    },
+    /// A key the map does not have.
+    MissingKey,
+    /// A sequence indexed by something other than an integer or a range.
+    NotAnIndex,
+    /// A value that cannot be indexed.
+    NotIndexable,
+}
+
+/// `base[index]` when it is an element held by `base` (a list's or a tuple's, at an
+/// index within bounds), borrowed.
+#[inline]
+pub fn element<'v>(base: &'v Value, index: &Value) -> Option<&'v Value> {
+    let k = usize::try_from(index.as_int()?).ok()?;
+    match base {
+        Value::List(xs) => xs.get(k),
+        Value::Tuple(xs) => xs.get(k),
+        _ => None,
+    }
+}
+
+/// `base[index]`: an element of a list, tuple, string (a one-character string) or
+/// range, a slice of a list, tuple or string, or a map's value.
+pub fn index(base: &Value, index: &Value) -> Result<Value, IndexFault> {
+    let out_of_bounds = |len: usize| IndexFault::OutOfBounds { len };
+    if let Some(x) = element(base, index) {
+        return Ok(x.clone());
+    }
+    match (base, index) {
+        (Value::List(xs), Value::Int(_)) => Err(out_of_bounds(xs.len())),
+        (Value::Tuple(xs), Value::Int(_)) => Err(out_of_bounds(xs.len())),
+        (Value::Str(s), Value::Int(i)) => {
+            let k = usize::try_from(*i).ok();
+            let ch = if s.is_ascii() {
+                k.and_then(|k| s.get(k..k + 1)).map(Value::str)
+            } else {
+                k.and_then(|k| s.chars().nth(k))
+                    .map(|c| Value::str(c.encode_utf8(&mut [0; 4])))
+            };
+            ch.ok_or_else(|| out_of_bounds(s.chars().count()))
+        }
+        (Value::Range(lo, hi), Value::Int(i)) => lo
+            .checked_add(*i)
+            .filter(|v| *i >= 0 && v < hi)
+            .map(Value::Int)
+            .ok_or_else(|| out_of_bounds(base.len().unwrap_or(0))),
+        (Value::Map(m), k) => m.get(k).cloned().ok_or(IndexFault::MissingKey),
+        (Value::List(_) | Value::Tuple(_) | Value::Str(_), Value::Range(a, b)) => {
+            let len = base.len().unwrap_or(0);
+            let (a, b) = (*a, *b);
+            // Ranges made by the language have `a <= b`; check both ends anyway,
+            // since `xs[a..a]` with `a` past the end would panic.
+            if a < 0 || b < 0 || a as u64 > len as u64 || b as u64 > len as u64 {
+                return Err(IndexFault::SliceOutOfBounds { a, b, len });
+            }
+            let (a, b) = (a as usize, (b as usize).max(a as usize));
+            Ok(match base {
+                Value::List(xs) => Value::list(xs[a..b].to_vec()),
+                Value::Tuple(xs) => Value::tuple(xs[a..b].to_vec()),
+                Value::Str(s) => Value::str(&s.chars().skip(a).take(b - a).collect::<String>()),
+                _ => unreachable!("matched above"),
+            })
+        }
+        (Value::List(_) | Value::Tuple(_) | Value::Str(_) | Value::Range(..), _) => {
+            Err(IndexFault::NotAnIndex)
+        }
+        _ => Err(IndexFault::NotIndexable),
     }
 }

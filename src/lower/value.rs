@@ -15,10 +15,30 @@ use std::rc::Rc;
 
 thread_local! {
     /// The one-character strings of the ASCII characters, shared by [`Value::str`].
-    static ASCII: [Rc<str>; 128] = std::array::from_fn(|b| {
+    static ASCII: Rc<AsciiChars> = Rc::new(AsciiChars(std::array::from_fn(|b| {
         let c = char::from(b as u8);
         Rc::from(c.encode_utf8(&mut [0; 4]) as &str)
-    });
+    })));
+}
+
+/// The shared one-character strings of the ASCII characters, held by a caller that
+/// makes many of them (the compiled forces read a grid's cells): one look-up of the
+/// thread's table instead of one per character.
+#[derive(Debug)]
+pub struct AsciiChars([Rc<str>; 128]);
+
+impl AsciiChars {
+    /// This thread's table.
+    pub fn shared() -> Rc<AsciiChars> {
+        ASCII.with(Rc::clone)
+    }
+
+    /// The one-character string of ASCII byte `b` (`b < 128`).
+    #[inline]
+    pub fn get(&self, b: u8) -> Value {
+        debug_assert!(b.is_ascii());
+        Value::Str(Rc::clone(&self.0[usize::from(b & 127)]))
+    }
 }
 
 /// A value of the language.
@@ -94,9 +114,15 @@ impl Value {
         if let &[b] = s.as_bytes()
             && b.is_ascii()
         {
-            return ASCII.with(|t| Value::Str(Rc::clone(&t[b as usize])));
+            return Value::ascii(b);
         }
         Value::Str(Rc::from(s))
+    }
+
+    /// The one-character string of ASCII byte `b` (`b < 128`), shared.
+    #[inline]
+    pub fn ascii(b: u8) -> Value {
+        ASCII.with(|t| t.get(b))
     }
 
     /// A tuple value.
@@ -228,8 +254,10 @@ impl Value {
             Value::Map(m) => m.contains_key(x),
             Value::Range(lo, hi) => x.as_int().is_some_and(|i| *lo <= i && i < *hi),
             Value::Str(s) => x.as_str().is_some_and(|t| match t.as_bytes() {
-                // `c in alphabet` is the common case; a byte search needs no setup.
-                &[b] if b.is_ascii() => s.as_bytes().contains(&b),
+                // `c in alphabet` is the common case, a byte search. Alphabets are
+                // short, and a plain loop over them beats `memchr`'s setup.
+                [b] if b.is_ascii() && s.len() <= 64 => s.bytes().any(|c| c == *b),
+                [b] if b.is_ascii() => s.as_bytes().contains(b),
                 _ => s.contains(t),
             }),
             Value::Int(_) | Value::Bool(_) => return None,

@@ -1,0 +1,905 @@
+//! Force declarations compiled for the per-record path.
+//!
+//! A sudoku collection forces 81 clues per record, each through a `where` filter and an
+//! index: read by the tree-walking evaluator, that is a search for every name among
+//! the locals, a hash lookup for every top-level name, and a frame per compound
+//! expression, and it took longer than solving the puzzle. A force declaration is
+//! compiled once into a tree whose names are resolved: loop variables to slots, the
+//! top-level values it reads to a table filled once per record.
+//!
+//! The compiled form only answers when everything goes as planned. An error of any
+//! kind, a limit reached, or a construct it does not cover (a user function, a
+//! comprehension) makes it give up: the caller then runs the declaration through
+//! [`crate::lower::family::lower_force`], which reports exactly what the evaluator
+//! reports. So the diagnostics have one source, and this module only has to agree
+//! with the evaluator on the values of expressions that succeed, which it does by
+//! using the same operators ([`ops::binary`], [`ops::index`], [`builtins::call`]).
+
+use std::borrow::Cow;
+use std::rc::Rc;
+
+use crate::lower::budget;
+use crate::lower::builtins;
+use crate::lower::eval::Env;
+use crate::lower::family::Families;
+use crate::lower::ops;
+use crate::lower::value::{AsciiChars, Value};
+use crate::problem::OptionId;
+use crate::source::Span;
+use crate::syntax::ast::{BinaryOp, Clause, Decl, Expr, ExprKind, ForceDecl, Pattern, UnaryOp};
+
+/// How deeply nested an expression may be to be compiled: far below the evaluator's
+/// own limit, so that the evaluator reports one too deep.
+const MAX_DEPTH: usize = 64;
+
+/// A force declaration with its names resolved.
+#[derive(Clone, Debug)]
+pub struct CompiledForce {
+    /// The declaration index of the option family.
+    family: usize,
+    clauses: Vec<CClause>,
+    index: Vec<CExpr>,
+    /// The top-level values read (declaration index, where first read), fetched once
+    /// per run into the table `CExpr::Global` reads.
+    globals: Vec<(usize, Span)>,
+    /// How many loop variables and `let` names the clauses bind.
+    slots: usize,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum CClause {
+    For(CPattern, CExpr),
+    Where(CExpr),
+    Let(CPattern, CExpr),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum CPattern {
+    Slot(usize),
+    Wildcard,
+    Tuple(Vec<CPattern>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum CExpr {
+    Const(Value),
+    Global(usize),
+    Local(usize),
+    Tuple(Vec<CExpr>),
+    List(Vec<CExpr>),
+    Set(Vec<CExpr>),
+    Neg(Box<CExpr>),
+    Not(Box<CExpr>),
+    And(Box<CExpr>, Box<CExpr>),
+    Or(Box<CExpr>, Box<CExpr>),
+    Binary(BinaryOp, Box<CExpr>, Box<CExpr>),
+    /// `elem in coll`, or `elem not in coll` when `negated`: a test the clauses of a
+    /// per-record force make once per cell, answered without building a value.
+    In {
+        elem: Box<CExpr>,
+        coll: Box<CExpr>,
+        negated: bool,
+    },
+    Range {
+        lo: Box<CExpr>,
+        hi: Box<CExpr>,
+        inclusive: bool,
+    },
+    Builtin(String, Vec<CExpr>),
+    Index(Box<CExpr>, Box<CExpr>),
+    /// `base[i][j]...` where the base and every index are names or constants
+    /// ([`CExpr::is_leaf`]): `puzzle[r][c]`. Read in one loop down the value, not by
+    /// a recursion that returns every level's value through memory.
+    Path(Box<CExpr>, Vec<CExpr>),
+    If(Box<CExpr>, Box<CExpr>, Box<CExpr>),
+}
+
+impl CExpr {
+    /// Whether the value is held already, by the runner or the tree: a name's or a
+    /// constant's.
+    fn is_leaf(&self) -> bool {
+        matches!(self, CExpr::Const(_) | CExpr::Global(_) | CExpr::Local(_))
+    }
+}
+
+/// Computes once what the index shares with a `where` clause: in `force put[r, c,
+/// puzzle[r][c]] ... where puzzle[r][c] in alphabet` the cell is read by the test and
+/// again by the index. Each compound part of the index that a `where` clause always
+/// evaluates (not only on one side of `and`, `or` or `if`) becomes a `let` just before
+/// that clause, read by the clause and the index. Evaluation has no effects and any
+/// failure hands the whole declaration to the evaluator, so computing the part first
+/// changes no answer.
+fn share_tested_values(clauses: &mut Vec<CClause>, index: &mut [CExpr], slots: &mut usize) {
+    for k in 0..index.len() {
+        while let Some((at, part)) = shared_part(clauses, &index[k]) {
+            let local = CExpr::Local(*slots);
+            for clause in &mut clauses[at..] {
+                match clause {
+                    CClause::For(_, e) | CClause::Where(e) | CClause::Let(_, e) => {
+                        e.replace(&part, &local);
+                    }
+                }
+            }
+            for e in index.iter_mut() {
+                e.replace(&part, &local);
+            }
+            clauses.insert(at, CClause::Let(CPattern::Slot(*slots), part));
+            *slots += 1;
+        }
+    }
+}
+
+/// The largest compound part of `e` that some `where` clause always evaluates, with
+/// the position of the first such clause.
+fn shared_part(clauses: &[CClause], e: &CExpr) -> Option<(usize, CExpr)> {
+    if e.is_leaf() {
+        return None;
+    }
+    let tested = clauses.iter().position(|clause| match clause {
+        CClause::Where(cond) => cond.always_evaluates(e),
+        _ => false,
+    });
+    match tested {
+        Some(at) => Some((at, e.clone())),
+        None => e.children().find_map(|x| shared_part(clauses, x)),
+    }
+}
+
+impl CExpr {
+    /// The expressions this one is made of.
+    fn children(&self) -> impl Iterator<Item = &CExpr> {
+        let (one, two, three, many): (_, _, _, &[CExpr]) = match self {
+            CExpr::Const(_) | CExpr::Global(_) | CExpr::Local(_) => (None, None, None, &[]),
+            CExpr::Tuple(xs) | CExpr::List(xs) | CExpr::Set(xs) | CExpr::Builtin(_, xs) => {
+                (None, None, None, xs)
+            }
+            CExpr::Neg(x) | CExpr::Not(x) => (Some(&**x), None, None, &[]),
+            CExpr::And(a, b)
+            | CExpr::Or(a, b)
+            | CExpr::Binary(_, a, b)
+            | CExpr::Index(a, b)
+            | CExpr::In {
+                elem: a, coll: b, ..
+            }
+            | CExpr::Range { lo: a, hi: b, .. } => (Some(&**a), Some(&**b), None, &[]),
+            CExpr::If(a, b, c) => (Some(&**a), Some(&**b), Some(&**c), &[]),
+            CExpr::Path(base, steps) => (Some(&**base), None, None, steps),
+        };
+        one.into_iter().chain(two).chain(three).chain(many)
+    }
+
+    /// Whether evaluating this expression always evaluates `part` (unless something
+    /// before it fails).
+    fn always_evaluates(&self, part: &CExpr) -> bool {
+        if self == part {
+            return true;
+        }
+        match self {
+            // The right of `and` and `or` and the branches of `if` may not be reached.
+            CExpr::And(a, _) | CExpr::Or(a, _) | CExpr::If(a, _, _) => a.always_evaluates(part),
+            _ => self.children().any(|x| x.always_evaluates(part)),
+        }
+    }
+
+    /// Replaces every occurrence of `part` by `by`.
+    fn replace(&mut self, part: &CExpr, by: &CExpr) {
+        if self == part {
+            *self = by.clone();
+            return;
+        }
+        match self {
+            CExpr::Const(_) | CExpr::Global(_) | CExpr::Local(_) => {}
+            CExpr::Tuple(xs) | CExpr::List(xs) | CExpr::Set(xs) | CExpr::Builtin(_, xs) => {
+                xs.iter_mut().for_each(|x| x.replace(part, by));
+            }
+            CExpr::Neg(x) | CExpr::Not(x) => x.replace(part, by),
+            CExpr::And(a, b)
+            | CExpr::Or(a, b)
+            | CExpr::Binary(_, a, b)
+            | CExpr::Index(a, b)
+            | CExpr::In {
+                elem: a, coll: b, ..
+            }
+            | CExpr::Range { lo: a, hi: b, .. } => {
+                a.replace(part, by);
+                b.replace(part, by);
+            }
+            CExpr::If(a, b, c) => {
+                a.replace(part, by);
+                b.replace(part, by);
+                c.replace(part, by);
+            }
+            CExpr::Path(base, steps) => {
+                base.replace(part, by);
+                steps.iter_mut().for_each(|x| x.replace(part, by));
+            }
+        }
+    }
+}
+
+/// Why a run gave up; the caller does not need to know which.
+struct GiveUp;
+
+type Run<T> = Result<T, GiveUp>;
+
+impl CompiledForce {
+    /// Compiles `force`, or `None` when it uses something the compiled form does not
+    /// cover (the evaluator runs it then).
+    pub fn new(env: &Env<'_>, force: &ForceDecl) -> Option<CompiledForce> {
+        let model = env.model();
+        let family = model
+            .decls
+            .iter()
+            .position(|d| matches!(d, Decl::Option(o) if o.name.name == force.family.name))?;
+        let mut c = Compiler {
+            env,
+            scope: Vec::new(),
+            globals: Vec::new(),
+            slots: 0,
+        };
+        let mut clauses = Vec::with_capacity(force.clauses.len());
+        for clause in &force.clauses {
+            // The value is compiled before the pattern's names come into scope.
+            clauses.push(match clause {
+                Clause::For { pat, iter, .. } => {
+                    let iter = c.expr(iter, 0)?;
+                    CClause::For(c.pattern(pat), iter)
+                }
+                Clause::Where(cond) => CClause::Where(c.expr(cond, 0)?),
+                Clause::Let { pat, value, .. } => {
+                    let value = c.expr(value, 0)?;
+                    CClause::Let(c.pattern(pat), value)
+                }
+            });
+        }
+        let mut index: Vec<CExpr> = force
+            .index
+            .iter()
+            .map(|e| c.expr(e, 0))
+            .collect::<Option<_>>()?;
+        share_tested_values(&mut clauses, &mut index, &mut c.slots);
+        Some(CompiledForce {
+            family,
+            clauses,
+            index,
+            globals: c.globals,
+            slots: c.slots,
+        })
+    }
+
+    /// Appends the options the declaration forces to `out`, and returns whether it
+    /// could: on `false`, `out` is as it was, and the caller runs the evaluator.
+    pub fn run(&self, env: &mut Env<'_>, fam: &Families, out: &mut Vec<OptionId>) -> bool {
+        let before = out.len();
+        let mut globals = Vec::with_capacity(self.globals.len());
+        for &(i, span) in &self.globals {
+            match env.global(i, span) {
+                Ok(v) => globals.push(v),
+                Err(_) => return false,
+            }
+        }
+        let ascii_sets = globals
+            .iter()
+            .map(|g| match g {
+                Value::Str(s) if !s.is_empty() && s.is_ascii() => {
+                    Some(s.bytes().fold(0u128, |m, b| m | 1 << b))
+                }
+                _ => None,
+            })
+            .collect();
+        let mut run = Runner {
+            force: self,
+            fam,
+            globals,
+            slots: vec![Value::Int(0); self.slots],
+            index: Vec::with_capacity(self.index.len()),
+            steps: 0,
+            step_limit: env.step_limit() as u128,
+            out,
+            chars: AsciiChars::shared(),
+            ascii_sets,
+        };
+        let done = run.clauses(&self.clauses, 1).is_ok();
+        if !done {
+            out.truncate(before);
+        }
+        done
+    }
+}
+
+/// Name resolution, in the evaluator's order: the innermost local of that name, then
+/// a top-level `param` or `let`.
+struct Compiler<'e, 'm, 'a> {
+    env: &'e Env<'m>,
+    scope: Vec<(&'a str, usize)>,
+    globals: Vec<(usize, Span)>,
+    slots: usize,
+}
+
+impl<'a> Compiler<'_, '_, 'a> {
+    fn pattern(&mut self, pat: &'a Pattern) -> CPattern {
+        match pat {
+            Pattern::Name(id) => {
+                let slot = self.slots;
+                self.slots += 1;
+                self.scope.push((id.name.as_str(), slot));
+                CPattern::Slot(slot)
+            }
+            Pattern::Wildcard(_) => CPattern::Wildcard,
+            Pattern::Tuple(pats, _) => {
+                CPattern::Tuple(pats.iter().map(|p| self.pattern(p)).collect())
+            }
+        }
+    }
+
+    fn boxed(&mut self, e: &'a Expr, depth: usize) -> Option<Box<CExpr>> {
+        self.expr(e, depth + 1).map(Box::new)
+    }
+
+    fn all(&mut self, xs: &'a [Expr], depth: usize) -> Option<Vec<CExpr>> {
+        xs.iter().map(|x| self.expr(x, depth + 1)).collect()
+    }
+
+    fn expr(&mut self, e: &'a Expr, depth: usize) -> Option<CExpr> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        Some(match &e.kind {
+            ExprKind::Int(i) => CExpr::Const(Value::Int(*i)),
+            ExprKind::Bool(b) => CExpr::Const(Value::Bool(*b)),
+            ExprKind::Str(s) => CExpr::Const(Value::str(s)),
+            ExprKind::Name(id) => {
+                let name = id.name.as_str();
+                if let Some(&(_, slot)) = self.scope.iter().rev().find(|(n, _)| *n == name) {
+                    return Some(CExpr::Local(slot));
+                }
+                let i = self.env.declaration(name)?;
+                if !matches!(self.env.model().decls[i], Decl::Param(_) | Decl::Let(_)) {
+                    return None;
+                }
+                let at = match self.globals.iter().position(|&(g, _)| g == i) {
+                    Some(at) => at,
+                    None => {
+                        self.globals.push((i, e.span));
+                        self.globals.len() - 1
+                    }
+                };
+                CExpr::Global(at)
+            }
+            ExprKind::Tuple(xs) => CExpr::Tuple(self.all(xs, depth)?),
+            ExprKind::List(xs) => CExpr::List(self.all(xs, depth)?),
+            ExprKind::Set(xs) => CExpr::Set(self.all(xs, depth)?),
+            ExprKind::Unary { op, expr } => match op {
+                UnaryOp::Neg => CExpr::Neg(self.boxed(expr, depth)?),
+                UnaryOp::Not => CExpr::Not(self.boxed(expr, depth)?),
+            },
+            ExprKind::Binary { op, lhs, rhs, .. } => {
+                let (a, b) = (self.boxed(lhs, depth)?, self.boxed(rhs, depth)?);
+                match op {
+                    BinaryOp::And => CExpr::And(a, b),
+                    BinaryOp::Or => CExpr::Or(a, b),
+                    BinaryOp::In | BinaryOp::NotIn => CExpr::In {
+                        elem: a,
+                        coll: b,
+                        negated: *op == BinaryOp::NotIn,
+                    },
+                    op => CExpr::Binary(*op, a, b),
+                }
+            }
+            ExprKind::Range { lo, hi, inclusive } => CExpr::Range {
+                lo: self.boxed(lo, depth)?,
+                hi: self.boxed(hi, depth)?,
+                inclusive: *inclusive,
+            },
+            ExprKind::Call { func, args } => {
+                let name = func.name.as_str();
+                // A user function (or anything else declared under that name) is the
+                // evaluator's: it has a memo and a call depth.
+                if self.env.declaration(name).is_some() || builtins::signature(name).is_none() {
+                    return None;
+                }
+                CExpr::Builtin(func.name.clone(), self.all(args, depth)?)
+            }
+            ExprKind::Index { base, index } => {
+                let (base, index) = (self.expr(base, depth + 1)?, self.expr(index, depth + 1)?);
+                match base {
+                    CExpr::Path(base, mut steps) if index.is_leaf() => {
+                        steps.push(index);
+                        CExpr::Path(base, steps)
+                    }
+                    base if base.is_leaf() && index.is_leaf() => {
+                        CExpr::Path(Box::new(base), vec![index])
+                    }
+                    base => CExpr::Index(Box::new(base), Box::new(index)),
+                }
+            }
+            ExprKind::If {
+                cond,
+                then,
+                otherwise,
+            } => CExpr::If(
+                self.boxed(cond, depth)?,
+                self.boxed(then, depth)?,
+                self.boxed(otherwise, depth)?,
+            ),
+            ExprKind::Map(_)
+            | ExprKind::ListComp { .. }
+            | ExprKind::SetComp { .. }
+            | ExprKind::MapComp { .. } => return None,
+        })
+    }
+}
+
+/// One run of a compiled declaration.
+struct Runner<'r> {
+    force: &'r CompiledForce,
+    fam: &'r Families,
+    globals: Vec<Value>,
+    slots: Vec<Value>,
+    /// The index of the option being forced, reused.
+    index: Vec<Value>,
+    /// Bindings tried, against the evaluator's limit ([`Env::step_limit`]).
+    steps: u128,
+    step_limit: u128,
+    out: &'r mut Vec<OptionId>,
+    chars: Rc<AsciiChars>,
+    /// For each top-level value read that is a nonempty string of ASCII characters,
+    /// the set of its characters as bits.
+    ascii_sets: Vec<Option<u128>>,
+}
+
+impl Runner<'_> {
+    /// The clauses from `clauses` on, `scale` the product of the enclosing loops'
+    /// lengths, as in the evaluator.
+    fn clauses(&mut self, mut clauses: &[CClause], scale: u128) -> Run<()> {
+        // `where` and `let` go on in this loop; only `for` recurses.
+        loop {
+            let Some((first, rest)) = clauses.split_first() else {
+                return self.force_one();
+            };
+            match first {
+                CClause::Where(cond) => {
+                    if !self.truth(cond)? {
+                        return Ok(());
+                    }
+                }
+                CClause::Let(pat, value) => {
+                    let v = self.eval(value)?;
+                    self.bind(pat, v)?;
+                }
+                CClause::For(pat, iter) => return self.each(pat, iter, rest, scale),
+            }
+            clauses = rest;
+        }
+    }
+
+    /// A `for` clause: binds `pat` to each element of `iter` and runs `rest`.
+    fn each(&mut self, pat: &CPattern, iter: &CExpr, rest: &[CClause], scale: u128) -> Run<()> {
+        let coll = self.eval(iter)?;
+        let len = coll.len().ok_or(GiveUp)? as u128;
+        let planned = scale.saturating_mul(len.max(1));
+        if self.steps.saturating_add(planned) > self.step_limit && len > 0 {
+            return Err(GiveUp);
+        }
+        let step = |run: &mut Self, x: Value| {
+            run.steps += 1;
+            if run.steps & 1023 == 0 && budget::exceeded() {
+                return Err(GiveUp);
+            }
+            run.bind(pat, x)?;
+            run.clauses(rest, planned)
+        };
+        if let Value::Range(lo, hi) = coll {
+            // Most loops: integers, with nothing to clone or drop.
+            for i in lo..hi {
+                step(self, Value::Int(i))?;
+            }
+            return Ok(());
+        }
+        coll.try_for_each(|x| step(self, x)).ok_or(GiveUp)?
+    }
+
+    fn force_one(&mut self) -> Run<()> {
+        let mut index = std::mem::take(&mut self.index);
+        index.clear();
+        for e in &self.force.index {
+            index.push(self.eval(e)?);
+        }
+        let id = self.fam.options.get(self.force.family, &index);
+        self.index = index;
+        self.out.push(id.ok_or(GiveUp)?);
+        Ok(())
+    }
+
+    #[inline]
+    fn bind(&mut self, pat: &CPattern, v: Value) -> Run<()> {
+        if let CPattern::Slot(s) = pat {
+            self.slots[*s] = v;
+            return Ok(());
+        }
+        self.bind_parts(pat, v)
+    }
+
+    fn bind_parts(&mut self, pat: &CPattern, v: Value) -> Run<()> {
+        match pat {
+            CPattern::Slot(s) => self.slots[*s] = v,
+            CPattern::Wildcard => {}
+            CPattern::Tuple(pats) => {
+                let parts: &[Value] = match &v {
+                    Value::Tuple(xs) => xs,
+                    Value::List(xs) => xs,
+                    _ => return Err(GiveUp),
+                };
+                if parts.len() != pats.len() {
+                    return Err(GiveUp);
+                }
+                for (p, x) in pats.iter().zip(parts) {
+                    self.bind(p, x.clone())?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The value of a condition. Tests are answered here, without a `Value::Bool`
+    /// between them and the clause that asks.
+    fn truth(&self, e: &CExpr) -> Run<bool> {
+        match e {
+            CExpr::In {
+                elem,
+                coll,
+                negated,
+            } => {
+                if let CExpr::Global(g) = **coll
+                    && let Some(mask) = self.ascii_sets[g]
+                    && let Value::Str(x) = self.get(elem)?.as_ref()
+                    && let &[b] = x.as_bytes()
+                    && b.is_ascii()
+                {
+                    // A character looked for in a top-level string of ASCII
+                    // characters (`c in alphabet`): a bit of that string's mask.
+                    return Ok((mask >> b & 1 == 1) != *negated);
+                }
+                let found = if elem.is_leaf() && coll.is_leaf() {
+                    ops::member(self.leaf(elem), self.leaf(coll))
+                } else {
+                    let (x, c) = (self.get(elem)?, self.get(coll)?);
+                    ops::member(&x, &c)
+                };
+                match found {
+                    Some(Ok(found)) => Ok(found != *negated),
+                    _ => Err(GiveUp),
+                }
+            }
+            CExpr::Not(x) => Ok(!self.truth(x)?),
+            CExpr::And(a, b) => Ok(self.truth(a)? && self.truth(b)?),
+            CExpr::Or(a, b) => Ok(self.truth(a)? || self.truth(b)?),
+            _ => match *self.get(e)? {
+                Value::Bool(b) => Ok(b),
+                _ => Err(GiveUp),
+            },
+        }
+    }
+
+    fn int(&self, e: &CExpr) -> Run<i64> {
+        match *self.get(e)? {
+            Value::Int(i) => Ok(i),
+            _ => Err(GiveUp),
+        }
+    }
+
+    fn all(&self, xs: &[CExpr]) -> Run<Vec<Value>> {
+        xs.iter().map(|x| self.eval(x)).collect()
+    }
+
+    /// `base[steps[0]][steps[1]]...`, borrowed while each step is an element held by
+    /// the one before.
+    #[inline]
+    fn path<'s>(&'s self, base: &'s CExpr, steps: &'s [CExpr]) -> Run<Cow<'s, Value>> {
+        let mut at = self.leaf(base);
+        for (n, step) in steps.iter().enumerate() {
+            let k = self.leaf(step);
+            if let Some(x) = ops::element(at, k) {
+                at = x;
+                continue;
+            }
+            // Not an element held by `at`: a character of a string (a grid's row, the
+            // common case), or anything else the operator answers.
+            let mut v = match (at, k) {
+                (Value::Str(s), Value::Int(k))
+                    if let Some(&b) =
+                        usize::try_from(*k).ok().and_then(|k| s.as_bytes().get(k))
+                        && s.is_ascii() =>
+                {
+                    self.chars.get(b)
+                }
+                _ => ops::index(at, k).map_err(|_| GiveUp)?,
+            };
+            for step in &steps[n + 1..] {
+                v = ops::index(&v, self.leaf(step)).map_err(|_| GiveUp)?;
+            }
+            return Ok(Cow::Owned(v));
+        }
+        Ok(Cow::Borrowed(at))
+    }
+
+    /// The value of a leaf ([`CExpr::is_leaf`]).
+    #[inline]
+    fn leaf<'s>(&'s self, e: &'s CExpr) -> &'s Value {
+        match e {
+            CExpr::Const(v) => v,
+            CExpr::Global(g) => &self.globals[*g],
+            CExpr::Local(s) => &self.slots[*s],
+            _ => unreachable!("only leaves are read by `leaf`"),
+        }
+    }
+
+    /// The value of `e`, borrowed where it is held already (a name's value, or an
+    /// element of one): reading `puzzle[r][c]` copies no row.
+    #[inline]
+    fn get<'s>(&'s self, e: &'s CExpr) -> Run<Cow<'s, Value>> {
+        if e.is_leaf() {
+            Ok(Cow::Borrowed(self.leaf(e)))
+        } else {
+            self.compound(e)
+        }
+    }
+
+    /// [`Runner::get`] of an expression that is not a leaf.
+    fn compound<'s>(&'s self, e: &'s CExpr) -> Run<Cow<'s, Value>> {
+        Ok(match e {
+            CExpr::Const(v) => Cow::Borrowed(v),
+            CExpr::Global(g) => Cow::Borrowed(&self.globals[*g]),
+            CExpr::Local(s) => Cow::Borrowed(&self.slots[*s]),
+            CExpr::Path(base, steps) => self.path(base, steps)?,
+            CExpr::Index(base, index) => {
+                let index = self.get(index)?;
+                let base = self.get(base)?;
+                // A character of a grid's row, the common case of per-record clauses:
+                // one byte read, no scan of the row.
+                if let (Value::Str(s), Value::Int(k)) = (&*base, &*index)
+                    && let Some(&b) = usize::try_from(*k).ok().and_then(|k| s.as_bytes().get(k))
+                    && s.is_ascii()
+                {
+                    return Ok(Cow::Owned(self.chars.get(b)));
+                }
+                match base {
+                    Cow::Borrowed(b) => match ops::element(b, &index) {
+                        Some(x) => Cow::Borrowed(x),
+                        None => Cow::Owned(ops::index(b, &index).map_err(|_| GiveUp)?),
+                    },
+                    Cow::Owned(b) => Cow::Owned(ops::index(&b, &index).map_err(|_| GiveUp)?),
+                }
+            }
+            _ => Cow::Owned(self.eval(e)?),
+        })
+    }
+
+    #[inline]
+    fn eval(&self, e: &CExpr) -> Run<Value> {
+        match e {
+            CExpr::Global(g) => Ok(self.globals[*g].clone()),
+            CExpr::Local(s) => Ok(self.slots[*s].clone()),
+            CExpr::Path(base, steps) => Ok(self.path(base, steps)?.into_owned()),
+            _ => self.eval_compound(e),
+        }
+    }
+
+    fn eval_compound(&self, e: &CExpr) -> Run<Value> {
+        Ok(match e {
+            CExpr::Const(v) => v.clone(),
+            CExpr::Global(g) => self.globals[*g].clone(),
+            CExpr::Local(s) => self.slots[*s].clone(),
+            CExpr::Tuple(xs) => Value::tuple(self.all(xs)?),
+            CExpr::List(xs) => Value::list(self.all(xs)?),
+            CExpr::Set(xs) => Value::set(self.all(xs)?),
+            CExpr::Neg(x) => Value::Int(self.int(x)?.checked_neg().ok_or(GiveUp)?),
+            CExpr::Not(..) | CExpr::And(..) | CExpr::Or(..) | CExpr::In { .. } => {
+                Value::Bool(self.truth(e)?)
+            }
+            CExpr::Binary(op, a, b) => {
+                let (a, b) = (self.get(a)?, self.get(b)?);
+                ops::binary(*op, &a, &b).map_err(|_| GiveUp)?
+            }
+            CExpr::Range { lo, hi, inclusive } => {
+                let a = self.int(lo)?;
+                let b = self.int(hi)?;
+                let b = if *inclusive {
+                    b.checked_add(1).ok_or(GiveUp)?
+                } else {
+                    b
+                };
+                // An empty range is an error or not depending on what the bounds
+                // read: the evaluator's call.
+                if b < a {
+                    return Err(GiveUp);
+                }
+                Value::Range(a, b)
+            }
+            CExpr::Builtin(name, args) => {
+                let args = self.all(args)?;
+                builtins::call(name, &args).map_err(|_| GiveUp)?
+            }
+            CExpr::Path(base, steps) => self.path(base, steps)?.into_owned(),
+            CExpr::Index(..) => self.get(e)?.into_owned(),
+            CExpr::If(cond, then, otherwise) => {
+                if self.truth(cond)? {
+                    self.eval(then)?
+                } else {
+                    self.eval(otherwise)?
+                }
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use crate::lower::Lowerer;
+    use crate::lower::data::parse_text;
+    use crate::source::SourceFile;
+
+    /// A 4x4 sudoku's items and options, with a data parameter of type `ty`.
+    fn model(ty: &str, force: &str) -> String {
+        format!(
+            "param n = 2\n\
+             param alphabet = \"1234\"\n\
+             let N = n * n\n\
+             param puzzle: {ty}\n\
+             fn box_of(r, c) = r / n * n + c / n\n\
+             item cell[r, c] for r in 0..N, c in 0..N\n\
+             item row[r, v] for r in 0..N, v in alphabet\n\
+             item col[c, v] for c in 0..N, v in alphabet\n\
+             item box[b, v] for b in 0..N, v in alphabet\n\
+             option put[r, c, v] for r in 0..N, c in 0..N, v in alphabet\n\
+             \x20   covers cell[r, c], row[r, v], col[c, v], box[box_of(r, c), v]\n\
+             {force}\n"
+        )
+    }
+
+    /// Lowers every record with the compiled forces and with the evaluator alone, and
+    /// checks that both force the same options or fail with the same report. Returns
+    /// how many records the compiled form answered.
+    fn agree(ty: &str, force: &str, records: &[&str]) -> u64 {
+        let text = model(ty, force);
+        let src = SourceFile::new("force.dlx", &text);
+        let m = crate::syntax::parse(&src).unwrap_or_else(|d| panic!("{d:?}"));
+        let checked = crate::check::check(&m, &src).unwrap_or_else(|d| panic!("{d:?}"));
+        let lowerer = || {
+            Lowerer::new(
+                &m,
+                &src,
+                &|i, p| checked.depends_on(i, &[p]),
+                HashMap::new(),
+                true,
+                10_000_000,
+            )
+            .unwrap_or_else(|d| panic!("{d:?}"))
+        };
+        let (mut compiled, mut evaluated) = (lowerer(), lowerer());
+        evaluated.evaluate_forces();
+        let ptype = compiled.data_param().expect("a data parameter").1.clone();
+        for record in records {
+            let value = parse_text(record, &ptype).unwrap_or_else(|e| panic!("{e:?}"));
+            let a = compiled.instance(Some(value.clone()));
+            let b = evaluated.instance(Some(value));
+            match (a, b) {
+                (Ok(a), Ok(b)) => assert_eq!(a.forced, b.forced, "{force}\non {record:?}"),
+                (Err(a), Err(b)) => assert_eq!(
+                    format!("{:?}", a.diagnostics),
+                    format!("{:?}", b.diagnostics),
+                    "{force}\non {record:?}"
+                ),
+                (a, b) => panic!(
+                    "{force}\non {record:?}: compiled {:?}, evaluated {:?}",
+                    a.map(|i| i.forced).map_err(|f| f.diagnostics),
+                    b.map(|i| i.forced).map_err(|f| f.diagnostics)
+                ),
+            }
+        }
+        assert_eq!(evaluated.compiled_force_runs(), 0);
+        compiled.compiled_force_runs()
+    }
+
+    /// The cell that the test and the index both read is read once, before the test.
+    #[test]
+    fn a_value_tested_and_forced_is_computed_once() {
+        use super::{CClause, CExpr, CompiledForce};
+        use crate::lower::eval::Env;
+        use crate::syntax::ast::Decl;
+        let force = "force put[r, c, puzzle[r][c]] for r in 0..N, c in 0..N \
+                     where puzzle[r][c] in alphabet";
+        let text = model("grid[N, N]", force);
+        let src = SourceFile::new("force.dlx", &text);
+        let m = crate::syntax::parse(&src).unwrap_or_else(|d| panic!("{d:?}"));
+        let env = Env::new(&m, &src, HashMap::new());
+        let Some(Decl::Force(f)) = m.decls.last() else {
+            panic!("the model ends with its force declaration")
+        };
+        let c = CompiledForce::new(&env, f).expect("compiled");
+        assert!(matches!(
+            &c.clauses[..],
+            [
+                CClause::For(..),
+                CClause::For(..),
+                CClause::Let(_, CExpr::Path(..)),
+                CClause::Where(CExpr::In { elem, .. })
+            ] if matches!(**elem, CExpr::Local(_))
+        ));
+        assert!(matches!(c.index[2], CExpr::Local(_)));
+    }
+
+    const GRIDS: [&str; 6] = [
+        "1...\n....\n..3.\n...4",
+        "12..\n34..\n....\n...1",
+        "1111\n....\n....\n....",
+        "....\n....\n....\n....",
+        "4..4\n.é..\n..x.\n3...",
+        "1234\n3412\n2143\n4321",
+    ];
+
+    #[test]
+    fn the_clues_of_a_grid_are_forced_as_the_evaluator_forces_them() {
+        let forces = [
+            "force put[r, c, puzzle[r][c]] for r in 0..N, c in 0..N where puzzle[r][c] in alphabet",
+            "force put[r, c, v] for r in 0..N, c in 0..N let v = puzzle[r][c] \
+             where v != \".\" and not (v not in alphabet)",
+            "force put[r, c, puzzle[r][c]] for r in 0..N, c in 0..N \
+             where r >= 0 or puzzle[r][c] == \"?\" where puzzle[r][c] in \"1234\"",
+            "force put[(r + 1) % N, N - 1 - c, if puzzle[r][c] == \"1\" then \"2\" else \"1\"] \
+             for r in 0..N, c in 0..N where puzzle[r][c] in alphabet and len(puzzle[r]) == N",
+            "force put[r, c, alphabet[int(puzzle[r][c]) - 1]] for (r, row) in enumerate(puzzle), \
+             c in 0..len(row) where row[c] in alphabet",
+            "force put[r, c, v] for r in 0..N, c in 0..N, v in alphabet where puzzle[r][c] == v",
+        ];
+        for force in forces {
+            let runs = agree("grid[N, N]", force, &GRIDS);
+            assert!(runs >= 5, "{force}: compiled for {runs} records");
+        }
+    }
+
+    /// An index out of bounds, an option that does not exist, a value of the wrong
+    /// kind: the compiled form gives up and the evaluator reports.
+    #[test]
+    fn failures_are_the_evaluators_to_report() {
+        let failing = [
+            // Out of bounds where a 4 is in the last column.
+            "force put[r, c, puzzle[r][c + 1]] for r in 0..N, c in 0..N where puzzle[r][c] == \"4\"",
+            // No option for a character outside the alphabet.
+            "force put[r, c, puzzle[r][c]] for r in 0..N, c in 0..N where puzzle[r][c] != \".\"",
+            // A string compared with an integer.
+            "force put[r, c, puzzle[r][c]] for r in 0..N, c in 0..N where puzzle[r][c] in 1..=4",
+        ];
+        for force in failing {
+            agree("grid[N, N]", force, &GRIDS);
+        }
+        // The evaluator alone runs what the compiled form does not cover.
+        let comprehension = "force put[r, c, v] for (r, c, v) in \
+             [(r, c, puzzle[r][c]) for r in 0..N, c in 0..N] where v in alphabet";
+        assert_eq!(agree("grid[N, N]", comprehension, &GRIDS), 0);
+    }
+
+    #[test]
+    fn lists_of_integers_are_read_as_the_evaluator_reads_them() {
+        let records = [
+            "1 2 3 4",
+            "4 4",
+            "",
+            "0 5 -1 2 3 1 1 1 1 1 1 1 1 1 1 1 1 2",
+            "3",
+        ];
+        let forces = [
+            "force put[i / N, i % N, alphabet[puzzle[i] - 1]] for i in 0..len(puzzle) \
+             where 1 <= puzzle[i] and puzzle[i] <= N and i < N * N",
+            "force put[0, k, str(x)] for (k, x) in zip(0..N, puzzle) where str(x) in alphabet",
+            "force put[1, c, str(v)] for c in 0..min(N, len(puzzle)) let v = puzzle[c] \
+             where v in 1..=N",
+        ];
+        for force in forces {
+            let runs = agree("ints", force, &records);
+            assert!(runs >= 3, "{force}: compiled for {runs} records");
+        }
+    }
+}

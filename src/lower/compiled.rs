@@ -16,6 +16,7 @@
 //! using the same operators ([`ops::binary`], [`ops::index`], [`builtins::call`]).
 
 use std::borrow::Cow;
+use std::cell::OnceCell;
 use std::rc::Rc;
 
 use crate::lower::budget;
@@ -44,7 +45,34 @@ pub struct CompiledForce {
     globals: Vec<(usize, Span)>,
     /// How many loop variables and `let` names the clauses bind.
     slots: usize,
+    /// How many leading clauses read nothing of the record (the `r` and `c` loops of
+    /// a sudoku's clues): their bindings are the same for every record, so they are
+    /// made once and replayed ([`Skeleton`]).
+    prefix: usize,
+    /// The slots those clauses bind.
+    prefix_slots: Vec<usize>,
+    /// The bindings of the prefix, made by the first run; `None` inside when they
+    /// could not be made or were too many to keep.
+    skeleton: OnceCell<Option<Skeleton>>,
 }
+
+/// The bindings of a force declaration's leading clauses that read nothing of the
+/// record, kept from the first run.
+#[derive(Clone, Debug)]
+struct Skeleton {
+    /// The values of the prefix's slots, binding after binding.
+    values: Vec<Value>,
+    /// How many bindings.
+    bindings: usize,
+    /// The bindings the prefix's loops tried, counted against the step limit on each
+    /// replay as if they were tried again.
+    steps: u128,
+    /// The product of the prefix loops' lengths (the evaluator's scale after them).
+    scale: u128,
+}
+
+/// Most values a skeleton keeps; a prefix with more bindings runs as written.
+const MAX_SKELETON: usize = 1 << 16;
 
 #[derive(Clone, Debug, PartialEq)]
 enum CClause {
@@ -145,7 +173,27 @@ fn shared_part(clauses: &[CClause], e: &CExpr) -> Option<(usize, CExpr)> {
     }
 }
 
+impl CPattern {
+    /// Appends the slots the pattern binds.
+    fn slots(&self, out: &mut Vec<usize>) {
+        match self {
+            CPattern::Slot(s) => out.push(*s),
+            CPattern::Wildcard => {}
+            CPattern::Tuple(ps) => ps.iter().for_each(|p| p.slots(out)),
+        }
+    }
+}
+
 impl CExpr {
+    /// Whether the expression reads a top-level value (by its index in the table)
+    /// for which `pred` holds.
+    fn reads_global(&self, pred: &dyn Fn(usize) -> bool) -> bool {
+        match self {
+            CExpr::Global(g) => pred(*g),
+            _ => self.children().any(|x| x.reads_global(pred)),
+        }
+    }
+
     /// The expressions this one is made of.
     fn children(&self) -> impl Iterator<Item = &CExpr> {
         let (one, two, three, many): (_, _, _, &[CExpr]) = match self {
@@ -225,7 +273,12 @@ type Run<T> = Result<T, GiveUp>;
 impl CompiledForce {
     /// Compiles `force`, or `None` when it uses something the compiled form does not
     /// cover (the evaluator runs it then).
-    pub fn new(env: &Env<'_>, force: &ForceDecl) -> Option<CompiledForce> {
+    /// `stale(i)` tells whether top-level declaration `i` reads the record.
+    pub fn new(
+        env: &Env<'_>,
+        force: &ForceDecl,
+        stale: &dyn Fn(usize) -> bool,
+    ) -> Option<CompiledForce> {
         let model = env.model();
         let family = model
             .decls
@@ -258,12 +311,31 @@ impl CompiledForce {
             .map(|e| c.expr(e, 0))
             .collect::<Option<_>>()?;
         share_tested_values(&mut clauses, &mut index, &mut c.slots);
+        let reads_record = |e: &CExpr| e.reads_global(&|g| stale(c.globals[g].0));
+        let prefix = clauses
+            .iter()
+            .position(|clause| match clause {
+                CClause::For(_, e) | CClause::Where(e) | CClause::Let(_, e) => reads_record(e),
+            })
+            .unwrap_or(clauses.len());
+        let mut prefix_slots = Vec::new();
+        for clause in &clauses[..prefix] {
+            if let CClause::For(p, _) | CClause::Let(p, _) = clause {
+                p.slots(&mut prefix_slots);
+            }
+        }
+        let replays = clauses[..prefix]
+            .iter()
+            .any(|clause| matches!(clause, CClause::For(..)));
         Some(CompiledForce {
             family,
             clauses,
             index,
             globals: c.globals,
             slots: c.slots,
+            prefix: if replays { prefix } else { 0 },
+            prefix_slots,
+            skeleton: OnceCell::new(),
         })
     }
 
@@ -298,8 +370,16 @@ impl CompiledForce {
             out,
             chars: AsciiChars::shared(),
             ascii_sets,
+            snapshot: None,
         };
-        let done = run.clauses(&self.clauses, 1).is_ok();
+        let skeleton = match self.prefix {
+            0 => None,
+            _ => self.skeleton.get_or_init(|| run.skeleton()).as_ref(),
+        };
+        let done = match skeleton {
+            Some(skeleton) => run.replay(skeleton).is_ok(),
+            None => run.clauses(&self.clauses, 1).is_ok(),
+        };
         if !done {
             out.truncate(before);
         }
@@ -442,6 +522,9 @@ struct Runner<'r> {
     steps: u128,
     step_limit: u128,
     out: &'r mut Vec<OptionId>,
+    /// While a skeleton is made: the bindings of the prefix so far, and the scale
+    /// after it; the end of the prefix records a binding instead of forcing.
+    snapshot: Option<(Vec<Value>, usize, u128)>,
     chars: Rc<AsciiChars>,
     /// For each top-level value read that is a nonempty string of ASCII characters,
     /// the set of its characters as bits.
@@ -455,7 +538,7 @@ impl Runner<'_> {
         // `where` and `let` go on in this loop; only `for` recurses.
         loop {
             let Some((first, rest)) = clauses.split_first() else {
-                return self.force_one();
+                return self.end(scale);
             };
             match first {
                 CClause::Where(cond) => {
@@ -497,6 +580,61 @@ impl Runner<'_> {
             return Ok(());
         }
         coll.try_for_each(|x| step(self, x)).ok_or(GiveUp)?
+    }
+
+    /// Runs the prefix alone, keeping its bindings.
+    fn skeleton(&mut self) -> Option<Skeleton> {
+        self.snapshot = Some((Vec::new(), 0, 1));
+        let made = self.clauses(&self.force.clauses[..self.force.prefix], 1);
+        let (values, bindings, scale) = self.snapshot.take()?;
+        let steps = std::mem::take(&mut self.steps);
+        made.ok()?;
+        Some(Skeleton {
+            values,
+            bindings,
+            steps,
+            scale,
+        })
+    }
+
+    /// The clauses after the prefix, for each of its bindings.
+    fn replay(&mut self, skeleton: &Skeleton) -> Run<()> {
+        self.steps = skeleton.steps;
+        if self.steps > self.step_limit {
+            return Err(GiveUp);
+        }
+        let (slots, rest) = (
+            &self.force.prefix_slots,
+            &self.force.clauses[self.force.prefix..],
+        );
+        let k = slots.len();
+        for b in 0..skeleton.bindings {
+            for (&s, v) in slots.iter().zip(&skeleton.values[b * k..(b + 1) * k]) {
+                self.slots[s] = v.clone();
+            }
+            self.clauses(rest, skeleton.scale)?;
+        }
+        Ok(())
+    }
+
+    /// The end of the clauses: forces the option, or records a binding of the
+    /// prefix while a skeleton is made.
+    fn end(&mut self, scale: u128) -> Run<()> {
+        let Some((values, bindings, at)) = &mut self.snapshot else {
+            return self.force_one();
+        };
+        if values.len() + self.force.prefix_slots.len() > MAX_SKELETON {
+            return Err(GiveUp);
+        }
+        values.extend(
+            self.force
+                .prefix_slots
+                .iter()
+                .map(|&s| self.slots[s].clone()),
+        );
+        *bindings += 1;
+        *at = scale;
+        Ok(())
     }
 
     fn force_one(&mut self) -> Run<()> {
@@ -818,7 +956,11 @@ mod tests {
         let Some(Decl::Force(f)) = m.decls.last() else {
             panic!("the model ends with its force declaration")
         };
-        let c = CompiledForce::new(&env, f).expect("compiled");
+        let reads_record =
+            |d: usize| matches!(&m.decls[d], Decl::Param(p) if p.name.name == "puzzle");
+        let c = CompiledForce::new(&env, f, &reads_record).expect("compiled");
+        // The loops over rows and columns read nothing of the record: replayed.
+        assert_eq!((c.prefix, c.prefix_slots.len()), (2, 2));
         assert!(matches!(
             &c.clauses[..],
             [

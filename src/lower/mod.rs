@@ -307,7 +307,7 @@ impl<'m> Lowerer<'m> {
             .iter()
             .enumerate()
             .map(|(i, d)| match d {
-                Decl::Force(f) if stale[i] => CompiledForce::new(&env, f),
+                Decl::Force(f) if stale[i] => CompiledForce::new(&env, f, &|d| stale[d]),
                 _ => None,
             })
             .collect();

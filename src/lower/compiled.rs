@@ -995,6 +995,9 @@ mod tests {
             "force put[r, c, alphabet[int(puzzle[r][c]) - 1]] for (r, row) in enumerate(puzzle), \
              c in 0..len(row) where row[c] in alphabet",
             "force put[r, c, v] for r in 0..N, c in 0..N, v in alphabet where puzzle[r][c] == v",
+            // A prefix with a filter and a `let`, replayed for every record.
+            "force put[r, c, alphabet[d]] for r in 0..N where r != 1 for c in 0..N \
+             let d = (r + c) % N where puzzle[r][c] == alphabet[d]",
         ];
         for force in forces {
             let runs = agree("grid[N, N]", force, &GRIDS);

@@ -71,6 +71,8 @@ pub struct Lowerer<'m> {
     compiled: Vec<Option<CompiledForce>>,
     /// How many runs of a force declaration the compiled form answered.
     compiled_runs: u64,
+    /// How many options the last record forced.
+    last_forced: usize,
     /// Warnings found while lowering, reported once.
     warnings: Diagnostics,
     /// Whether warnings of per-record families were collected already.
@@ -316,6 +318,7 @@ impl<'m> Lowerer<'m> {
             stale,
             compiled,
             compiled_runs: 0,
+            last_forced: 0,
             data_param,
             base: None,
             base_forced: Vec::new(),
@@ -425,6 +428,9 @@ impl<'m> Lowerer<'m> {
                 (Rc::new(fam), Vec::new())
             }
         };
+        // Records of one file force about as many options each: room for as many as
+        // the last one, instead of growing from nothing (a realloc per doubling).
+        forced.reserve(self.last_forced.saturating_sub(forced.len()));
         let shared = self.base.is_some();
         let mut errors = Diagnostics::new();
         for (i, d) in model.decls.iter().enumerate() {
@@ -444,6 +450,7 @@ impl<'m> Lowerer<'m> {
         if errors.has_errors() {
             return Err(fail(errors));
         }
+        self.last_forced = forced.len();
         Ok(Instance { families, forced })
     }
 }

@@ -668,8 +668,13 @@ pub fn parse_text(text: &str, ty: &ParamType) -> Result<Value, ShapeError> {
                 .collect();
             let rows: Vec<Value> = match dims {
                 Some((r, c)) if lines.len() == 1 && lines[0].chars().count() == r * c && *r > 1 => {
-                    // One line holding the whole grid: cut it every `c` characters.
+                    // One line holding the whole grid: cut it every `c` characters
+                    // (bytes, when they are ASCII: the usual puzzle collection).
                     let line = lines[0];
+                    if line.is_ascii() {
+                        let rows = (0..*r).map(|i| Value::str(&line[i * c..(i + 1) * c]));
+                        return Ok(Value::list(rows.collect()));
+                    }
                     let cuts: Vec<usize> = line
                         .char_indices()
                         .map(|(i, _)| i)

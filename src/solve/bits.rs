@@ -209,10 +209,10 @@ impl Bits {
     }
 
     /// Takes out option `x`'s primary items and everything it excludes (itself
-    /// included); see the module documentation. With `check`, stops at the first
-    /// active primary item left with no option.
-    #[inline]
-    fn take(&mut self, x: u32, check: bool, updates: &mut u64) -> bool {
+    /// included); see the module documentation. With `CHECK`, stops at the first
+    /// active primary item left with no option, and notes the items left with one.
+    #[inline(always)]
+    fn take<const CHECK: bool>(&mut self, x: u32, updates: &mut u64) -> bool {
         let w = self.words;
         let x = x as usize;
         let excluded: &[u64] = if self.excludes.is_empty() {
@@ -221,33 +221,29 @@ impl Bits {
         } else {
             &self.excludes[x * w..][..w]
         };
-        let (first, arity) = (self.primary_at[x] as usize, self.arity as usize);
-        let own = match arity {
-            0 => &self.primary[first..self.primary_at[x + 1] as usize],
-            k => &self.primary[first..first + k],
-        };
+        let own = &self.primary[self.own(x)];
         for &p in own {
             self.count[p as usize] += COVERED;
         }
         *updates += own.len() as u64;
-        let kills = Kills {
+        Kills {
             excluded,
             live: &mut self.live,
             count: &mut self.count,
             primary: &self.primary,
             primary_at: &self.primary_at,
             forced_moves: &mut self.forced_moves,
-            check,
             updates,
-        };
-        match self.arity {
-            1 => kills.run::<1>(),
-            2 => kills.run::<2>(),
-            3 => kills.run::<3>(),
-            4 => kills.run::<4>(),
-            5 => kills.run::<5>(),
-            6 => kills.run::<6>(),
-            _ => kills.run::<0>(),
+        }
+        .dispatch::<CHECK>(self.arity)
+    }
+
+    /// Where option `x`'s primary items are in [`Bits::primary`].
+    #[inline(always)]
+    fn own(&self, x: usize) -> std::ops::Range<usize> {
+        match self.arity as usize {
+            0 => self.primary_at[x] as usize..self.primary_at[x + 1] as usize,
+            k => x * k..x * k + k,
         }
     }
 
@@ -301,15 +297,29 @@ struct Kills<'a> {
     primary: &'a [u32],
     primary_at: &'a [u32],
     forced_moves: &'a mut Vec<u32>,
-    check: bool,
     updates: &'a mut u64,
 }
 
 impl Kills<'_> {
-    /// With `K` the number of primary items of every option (`0`: options differ, and
-    /// `primary_at` bounds each option's list), so that the inner loop is unrolled.
+    /// [`Kills::run`] for options of `arity` primary items each (0: not uniform).
     #[inline(always)]
-    fn run<const K: usize>(self) -> bool {
+    fn dispatch<const CHECK: bool>(self, arity: u32) -> bool {
+        match arity {
+            1 => self.run::<1, CHECK>(),
+            2 => self.run::<2, CHECK>(),
+            3 => self.run::<3, CHECK>(),
+            4 => self.run::<4, CHECK>(),
+            5 => self.run::<5, CHECK>(),
+            6 => self.run::<6, CHECK>(),
+            _ => self.run::<0, CHECK>(),
+        }
+    }
+
+    /// With `K` the number of primary items of every option (`0`: options differ, and
+    /// `primary_at` bounds each option's list; else option `o`'s are `K * o..`), so
+    /// that the inner loop is unrolled.
+    #[inline(always)]
+    fn run<const K: usize, const CHECK: bool>(self) -> bool {
         let Kills {
             excluded,
             live,
@@ -317,26 +327,24 @@ impl Kills<'_> {
             primary,
             primary_at,
             forced_moves,
-            check,
             updates,
         } = self;
         let mut done = 0u64;
         for (wi, (k, l)) in excluded.iter().zip(live.iter_mut()).enumerate() {
             let mut bits = *k & *l;
-            *l &= !bits;
+            *l ^= bits;
             while bits != 0 {
                 let o = wi * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                let first = primary_at[o] as usize;
                 let items = match K {
-                    0 => &primary[first..primary_at[o + 1] as usize],
-                    k => &primary[first..first + k],
+                    0 => &primary[primary_at[o] as usize..primary_at[o + 1] as usize],
+                    k => &primary[o * k..][..k],
                 };
                 done += items.len() as u64;
                 for &p in items {
                     let c = count[p as usize] - 1;
                     count[p as usize] = c;
-                    if check && c <= 1 {
+                    if CHECK && c <= 1 {
                         if c == 0 {
                             *updates += done;
                             return false;
@@ -430,11 +438,15 @@ impl Structure for Bits {
 
     #[inline]
     fn commit<const TRAIL: bool>(&mut self, x: u32, check: bool, updates: &mut u64) -> bool {
-        self.take(x, check, updates)
+        if check {
+            self.take::<true>(x, updates)
+        } else {
+            self.take::<false>(x, updates)
+        }
     }
 
     fn commit_forced<const TRAIL: bool>(&mut self, o: OptionId, updates: &mut u64) {
-        self.take(o.0, false, updates);
+        self.take::<false>(o.0, updates);
     }
 
     fn option_of(&self, x: u32) -> OptionId {

@@ -445,8 +445,42 @@ impl Structure for Bits {
         }
     }
 
-    fn commit_forced<const TRAIL: bool>(&mut self, o: OptionId, updates: &mut u64) {
-        self.take::<false>(o.0, updates);
+    /// In one batch when the exclusions are precomputed: the union of the forced
+    /// options' exclusions leaves the live set at once, and each option it kills takes
+    /// one from its items' counts, as the commits one by one would (no option is
+    /// killed twice either way), without a pass over the live set per option.
+    fn commit_forced<const TRAIL: bool>(&mut self, forced: &[OptionId], updates: &mut u64) {
+        if self.excludes.is_empty() {
+            for &o in forced {
+                self.take::<false>(o.0, updates);
+            }
+            return;
+        }
+        let w = self.words;
+        let mut union = std::mem::take(&mut self.kill);
+        union.fill(0);
+        for &o in forced {
+            let x = o.0 as usize;
+            for (u, e) in union.iter_mut().zip(&self.excludes[x * w..][..w]) {
+                *u |= e;
+            }
+            let own = &self.primary[self.own(x)];
+            for &p in own {
+                self.count[p as usize] += COVERED;
+            }
+            *updates += own.len() as u64;
+        }
+        Kills {
+            excluded: &union,
+            live: &mut self.live,
+            count: &mut self.count,
+            primary: &self.primary,
+            primary_at: &self.primary_at,
+            forced_moves: &mut self.forced_moves,
+            updates,
+        }
+        .dispatch::<false>(self.arity);
+        self.kill = union;
     }
 
     fn option_of(&self, x: u32) -> OptionId {

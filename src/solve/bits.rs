@@ -94,6 +94,9 @@ pub(crate) struct Bits {
     cand: Vec<u32>,
     /// Scratch: the options a commit excludes.
     kill: Vec<u64>,
+    /// Scratch: the options a commit kills, one longer than the options (see
+    /// [`Kills::run`]).
+    list: Vec<u32>,
 }
 
 impl Bits {
@@ -190,6 +193,7 @@ impl Bits {
             forced_moves: Vec::new(),
             cand: Vec::new(),
             kill: vec![0; words],
+            list: vec![0; m + 1],
         };
         if m * words * 8 <= EXCLUDES_BYTES {
             let mut excludes = Vec::with_capacity(m * words);
@@ -233,6 +237,7 @@ impl Bits {
             primary: &self.primary,
             primary_at: &self.primary_at,
             forced_moves: &mut self.forced_moves,
+            list: &mut self.list,
             updates,
         }
         .dispatch::<CHECK>(self.arity)
@@ -297,6 +302,9 @@ struct Kills<'a> {
     primary: &'a [u32],
     primary_at: &'a [u32],
     forced_moves: &'a mut Vec<u32>,
+    /// Scratch: the options killed, in order; one longer than the options, for the
+    /// stores past the last kill.
+    list: &'a mut [u32],
     updates: &'a mut u64,
 }
 
@@ -327,30 +335,49 @@ impl Kills<'_> {
             primary,
             primary_at,
             forced_moves,
+            list,
             updates,
         } = self;
-        let mut done = 0u64;
+        // First the killed options leave the live set and are listed, in order. A
+        // word holds few of them (a sudoku commit kills about five in twelve words), so
+        // the first two of each word are stored whether or not there are that many,
+        // the list growing only by those that exist: no branch on whether a word has
+        // kills, which a loop over its bits mispredicts at almost every word.
+        let mut n = 0usize;
         for (wi, (k, l)) in excluded.iter().zip(live.iter_mut()).enumerate() {
             let mut bits = *k & *l;
             *l ^= bits;
+            let base = (wi * 64) as u32;
+            for _ in 0..2 {
+                list[n] = base + bits.trailing_zeros();
+                n += usize::from(bits != 0);
+                bits &= bits.wrapping_sub(1);
+            }
             while bits != 0 {
-                let o = wi * 64 + bits.trailing_zeros() as usize;
+                list[n] = base + bits.trailing_zeros();
+                n += 1;
                 bits &= bits - 1;
-                let items = match K {
-                    0 => &primary[primary_at[o] as usize..primary_at[o + 1] as usize],
-                    k => &primary[o * k..][..k],
-                };
-                done += items.len() as u64;
-                for &p in items {
-                    let c = count[p as usize] - 1;
-                    count[p as usize] = c;
-                    if CHECK && c <= 1 {
-                        if c == 0 {
-                            *updates += done;
-                            return false;
-                        }
-                        forced_moves.push(p);
+            }
+        }
+        // Then the decrements. A commit that fails leaves a state that only a restore
+        // makes sense of, as the search does next.
+        let mut done = 0u64;
+        for &o in &list[..n] {
+            let o = o as usize;
+            let items = match K {
+                0 => &primary[primary_at[o] as usize..primary_at[o + 1] as usize],
+                k => &primary[o * k..][..k],
+            };
+            done += items.len() as u64;
+            for &p in items {
+                let c = count[p as usize] - 1;
+                count[p as usize] = c;
+                if CHECK && c <= 1 {
+                    if c == 0 {
+                        *updates += done;
+                        return false;
                     }
+                    forced_moves.push(p);
                 }
             }
         }
@@ -477,6 +504,7 @@ impl Structure for Bits {
             primary: &self.primary,
             primary_at: &self.primary_at,
             forced_moves: &mut self.forced_moves,
+            list: &mut self.list,
             updates,
         }
         .dispatch::<false>(self.arity);

@@ -447,12 +447,19 @@ impl Structure for Bits {
         let (first, end) = self.spans[i as usize];
         let (first, end) = (first as usize, end as usize);
         let set = &self.sets[i as usize * w..][first..end];
+        // The item's count is the number of its live options: the scan stops at the
+        // last of them (a forced move's single option is often in an early word).
+        let last = at as usize + self.count[i as usize].max(0) as usize;
+        self.cand.reserve(last - at as usize);
         for (wi, (s, l)) in set.iter().zip(&self.live[first..end]).enumerate() {
             let mut bits = s & l;
             while bits != 0 {
                 self.cand
                     .push(((first + wi) * 64) as u32 + bits.trailing_zeros());
                 bits &= bits - 1;
+            }
+            if self.cand.len() >= last {
+                break;
             }
         }
         at..self.cand.len() as u32

@@ -89,7 +89,7 @@ pub(crate) struct Bits {
     saved_count: Vec<i16>,
     /// Primary items that dropped to one live option during a commit: forced moves the
     /// next choice takes without scanning, as in dancing cells.
-    forced_moves: ForcedMoves,
+    forced_moves: Vec<u32>,
     /// The candidates of the open levels (option numbers).
     cand: Vec<u32>,
     /// Scratch: the options a commit excludes.
@@ -190,7 +190,7 @@ impl Bits {
             count,
             saved: Vec::new(),
             saved_count: Vec::new(),
-            forced_moves: ForcedMoves::default(),
+            forced_moves: Vec::new(),
             cand: Vec::new(),
             kill: vec![0; words],
             list: vec![0; m + 1],
@@ -301,7 +301,7 @@ struct Kills<'a> {
     count: &'a mut [i16],
     primary: &'a [u32],
     primary_at: &'a [u32],
-    forced_moves: &'a mut ForcedMoves,
+    forced_moves: &'a mut Vec<u32>,
     /// Scratch: the options killed, in order; one longer than the options, for the
     /// stores past the last kill.
     list: &'a mut [u32],
@@ -362,11 +362,6 @@ impl Kills<'_> {
         // Then the decrements. A commit that fails leaves a state that only a restore
         // makes sense of, as the search does next.
         let mut done = 0u64;
-        if CHECK {
-            forced_moves.room(count.len());
-        }
-        let mut top = forced_moves.len;
-        let moves = &mut forced_moves.at[..];
         for &o in &list[..n] {
             let o = o as usize;
             let items = match K {
@@ -377,53 +372,17 @@ impl Kills<'_> {
             for &p in items {
                 let c = count[p as usize] - 1;
                 count[p as usize] = c;
-                if CHECK {
+                if CHECK && c <= 1 {
                     if c == 0 {
                         *updates += done;
-                        forced_moves.len = top;
                         return false;
                     }
-                    moves[top] = p;
-                    top += usize::from(c == 1);
+                    forced_moves.push(p);
                 }
             }
         }
-        forced_moves.len = top;
         *updates += done;
         true
-    }
-}
-
-/// A stack of primary items noted as forced moves, written in place: a commit makes
-/// room first, then stores each decremented item at the top and moves the top past it
-/// only if the item is left with one option (no branch).
-#[derive(Clone, Debug, Default)]
-struct ForcedMoves {
-    /// The stack is `at[..len]`; the rest is room.
-    at: Vec<u32>,
-    len: usize,
-}
-
-impl ForcedMoves {
-    /// Makes room for the moves of a commit on `n` primary items: at most one each (an
-    /// item is noted when its count drops to one, and its next decrement ends the
-    /// commit), and the store after the last.
-    #[inline]
-    fn room(&mut self, n: usize) {
-        if self.at.len() <= self.len + n {
-            self.at.resize(self.len + n + 1, 0);
-        }
-    }
-
-    #[inline]
-    fn pop(&mut self) -> Option<u32> {
-        self.len = self.len.checked_sub(1)?;
-        Some(self.at[self.len])
-    }
-
-    #[inline]
-    fn clear(&mut self) {
-        self.len = 0;
     }
 }
 

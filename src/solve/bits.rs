@@ -94,6 +94,9 @@ pub(crate) struct Bits {
     cand: Vec<u32>,
     /// Scratch: the options a commit excludes.
     kill: Vec<u64>,
+    /// Scratch: the options a commit kills, one longer than the options (see
+    /// [`Kills::run`]).
+    list: Vec<u32>,
 }
 
 impl Bits {
@@ -190,6 +193,7 @@ impl Bits {
             forced_moves: Vec::new(),
             cand: Vec::new(),
             kill: vec![0; words],
+            list: vec![0; m + 1],
         };
         if m * words * 8 <= EXCLUDES_BYTES {
             let mut excludes = Vec::with_capacity(m * words);
@@ -209,10 +213,10 @@ impl Bits {
     }
 
     /// Takes out option `x`'s primary items and everything it excludes (itself
-    /// included); see the module documentation. With `check`, stops at the first
-    /// active primary item left with no option.
-    #[inline]
-    fn take(&mut self, x: u32, check: bool, updates: &mut u64) -> bool {
+    /// included); see the module documentation. With `CHECK`, stops at the first
+    /// active primary item left with no option, and notes the items left with one.
+    #[inline(always)]
+    fn take<const CHECK: bool>(&mut self, x: u32, updates: &mut u64) -> bool {
         let w = self.words;
         let x = x as usize;
         let excluded: &[u64] = if self.excludes.is_empty() {
@@ -221,33 +225,30 @@ impl Bits {
         } else {
             &self.excludes[x * w..][..w]
         };
-        let (first, arity) = (self.primary_at[x] as usize, self.arity as usize);
-        let own = match arity {
-            0 => &self.primary[first..self.primary_at[x + 1] as usize],
-            k => &self.primary[first..first + k],
-        };
+        let own = &self.primary[self.own(x)];
         for &p in own {
             self.count[p as usize] += COVERED;
         }
         *updates += own.len() as u64;
-        let kills = Kills {
+        Kills {
             excluded,
             live: &mut self.live,
             count: &mut self.count,
             primary: &self.primary,
             primary_at: &self.primary_at,
             forced_moves: &mut self.forced_moves,
-            check,
+            list: &mut self.list,
             updates,
-        };
-        match self.arity {
-            1 => kills.run::<1>(),
-            2 => kills.run::<2>(),
-            3 => kills.run::<3>(),
-            4 => kills.run::<4>(),
-            5 => kills.run::<5>(),
-            6 => kills.run::<6>(),
-            _ => kills.run::<0>(),
+        }
+        .dispatch::<CHECK>(self.arity)
+    }
+
+    /// Where option `x`'s primary items are in [`Bits::primary`].
+    #[inline(always)]
+    fn own(&self, x: usize) -> std::ops::Range<usize> {
+        match self.arity as usize {
+            0 => self.primary_at[x] as usize..self.primary_at[x + 1] as usize,
+            k => x * k..x * k + k,
         }
     }
 
@@ -301,15 +302,32 @@ struct Kills<'a> {
     primary: &'a [u32],
     primary_at: &'a [u32],
     forced_moves: &'a mut Vec<u32>,
-    check: bool,
+    /// Scratch: the options killed, in order; one longer than the options, for the
+    /// stores past the last kill.
+    list: &'a mut [u32],
     updates: &'a mut u64,
 }
 
 impl Kills<'_> {
-    /// With `K` the number of primary items of every option (`0`: options differ, and
-    /// `primary_at` bounds each option's list), so that the inner loop is unrolled.
+    /// [`Kills::run`] for options of `arity` primary items each (0: not uniform).
     #[inline(always)]
-    fn run<const K: usize>(self) -> bool {
+    fn dispatch<const CHECK: bool>(self, arity: u32) -> bool {
+        match arity {
+            1 => self.run::<1, CHECK>(),
+            2 => self.run::<2, CHECK>(),
+            3 => self.run::<3, CHECK>(),
+            4 => self.run::<4, CHECK>(),
+            5 => self.run::<5, CHECK>(),
+            6 => self.run::<6, CHECK>(),
+            _ => self.run::<0, CHECK>(),
+        }
+    }
+
+    /// With `K` the number of primary items of every option (`0`: options differ, and
+    /// `primary_at` bounds each option's list; else option `o`'s are `K * o..`), so
+    /// that the inner loop is unrolled.
+    #[inline(always)]
+    fn run<const K: usize, const CHECK: bool>(self) -> bool {
         let Kills {
             excluded,
             live,
@@ -317,32 +335,49 @@ impl Kills<'_> {
             primary,
             primary_at,
             forced_moves,
-            check,
+            list,
             updates,
         } = self;
-        let mut done = 0u64;
+        // First the killed options leave the live set and are listed, in order. A
+        // word holds few of them (a sudoku commit kills about five in twelve words), so
+        // the first two of each word are stored whether or not there are that many,
+        // the list growing only by those that exist: no branch on whether a word has
+        // kills, which a loop over its bits mispredicts at almost every word.
+        let mut n = 0usize;
         for (wi, (k, l)) in excluded.iter().zip(live.iter_mut()).enumerate() {
             let mut bits = *k & *l;
-            *l &= !bits;
+            *l ^= bits;
+            let base = (wi * 64) as u32;
+            for _ in 0..2 {
+                list[n] = base + bits.trailing_zeros();
+                n += usize::from(bits != 0);
+                bits &= bits.wrapping_sub(1);
+            }
             while bits != 0 {
-                let o = wi * 64 + bits.trailing_zeros() as usize;
+                list[n] = base + bits.trailing_zeros();
+                n += 1;
                 bits &= bits - 1;
-                let first = primary_at[o] as usize;
-                let items = match K {
-                    0 => &primary[first..primary_at[o + 1] as usize],
-                    k => &primary[first..first + k],
-                };
-                done += items.len() as u64;
-                for &p in items {
-                    let c = count[p as usize] - 1;
-                    count[p as usize] = c;
-                    if check && c <= 1 {
-                        if c == 0 {
-                            *updates += done;
-                            return false;
-                        }
-                        forced_moves.push(p);
+            }
+        }
+        // Then the decrements. A commit that fails leaves a state that only a restore
+        // makes sense of, as the search does next.
+        let mut done = 0u64;
+        for &o in &list[..n] {
+            let o = o as usize;
+            let items = match K {
+                0 => &primary[primary_at[o] as usize..primary_at[o + 1] as usize],
+                k => &primary[o * k..][..k],
+            };
+            done += items.len() as u64;
+            for &p in items {
+                let c = count[p as usize] - 1;
+                count[p as usize] = c;
+                if CHECK && c <= 1 {
+                    if c == 0 {
+                        *updates += done;
+                        return false;
                     }
+                    forced_moves.push(p);
                 }
             }
         }
@@ -412,12 +447,19 @@ impl Structure for Bits {
         let (first, end) = self.spans[i as usize];
         let (first, end) = (first as usize, end as usize);
         let set = &self.sets[i as usize * w..][first..end];
+        // The item's count is the number of its live options: the scan stops at the
+        // last of them (a forced move's single option is often in an early word).
+        let last = at as usize + self.count[i as usize].max(0) as usize;
+        self.cand.reserve(last - at as usize);
         for (wi, (s, l)) in set.iter().zip(&self.live[first..end]).enumerate() {
             let mut bits = s & l;
             while bits != 0 {
                 self.cand
                     .push(((first + wi) * 64) as u32 + bits.trailing_zeros());
                 bits &= bits - 1;
+            }
+            if self.cand.len() >= last {
+                break;
             }
         }
         at..self.cand.len() as u32
@@ -430,11 +472,50 @@ impl Structure for Bits {
 
     #[inline]
     fn commit<const TRAIL: bool>(&mut self, x: u32, check: bool, updates: &mut u64) -> bool {
-        self.take(x, check, updates)
+        if check {
+            self.take::<true>(x, updates)
+        } else {
+            self.take::<false>(x, updates)
+        }
     }
 
-    fn commit_forced<const TRAIL: bool>(&mut self, o: OptionId, updates: &mut u64) {
-        self.take(o.0, false, updates);
+    /// In one batch when the exclusions are precomputed: the union of the forced
+    /// options' exclusions leaves the live set at once, and each option it kills takes
+    /// one from its items' counts, as the commits one by one would (no option is
+    /// killed twice either way), without a pass over the live set per option.
+    fn commit_forced<const TRAIL: bool>(&mut self, forced: &[OptionId], updates: &mut u64) {
+        if self.excludes.is_empty() {
+            for &o in forced {
+                self.take::<false>(o.0, updates);
+            }
+            return;
+        }
+        let w = self.words;
+        let mut union = std::mem::take(&mut self.kill);
+        union.fill(0);
+        for &o in forced {
+            let x = o.0 as usize;
+            for (u, e) in union.iter_mut().zip(&self.excludes[x * w..][..w]) {
+                *u |= e;
+            }
+            let own = &self.primary[self.own(x)];
+            for &p in own {
+                self.count[p as usize] += COVERED;
+            }
+            *updates += own.len() as u64;
+        }
+        Kills {
+            excluded: &union,
+            live: &mut self.live,
+            count: &mut self.count,
+            primary: &self.primary,
+            primary_at: &self.primary_at,
+            forced_moves: &mut self.forced_moves,
+            list: &mut self.list,
+            updates,
+        }
+        .dispatch::<false>(self.arity);
+        self.kill = union;
     }
 
     fn option_of(&self, x: u32) -> OptionId {

@@ -313,6 +313,39 @@ impl Cells {
         *updates += count;
         true
     }
+
+    /// Commits forced option `o`, which is alive (see [`Structure::commit_forced`]).
+    fn commit_forced_one<const TRAIL: bool>(&mut self, o: OptionId, updates: &mut u64) {
+        let nodes = self.option_nodes(o);
+        for x in nodes.clone() {
+            let u = self.item_of(x);
+            if self.size[u as usize] < CURRENT {
+                self.record::<TRAIL>(u);
+                delete(
+                    &mut self.nd,
+                    &mut self.set,
+                    &mut self.size,
+                    &self.base,
+                    x,
+                    u,
+                );
+                self.size[u as usize] += CURRENT;
+            }
+        }
+        for x in nodes.clone() {
+            let u = self.item_of(x);
+            if self.size[u as usize] < EARLIER {
+                let color = self.clr.get(x as usize).copied().unwrap_or(0);
+                self.hide::<TRAIL>(u, color, false, updates);
+            }
+        }
+        for x in nodes {
+            let s = &mut self.size[self.nd[x as usize].itm as usize];
+            if *s < EARLIER {
+                *s += EARLIER - CURRENT;
+            }
+        }
+    }
 }
 
 /// Deletes node `x` from the set of its item `u`, whose size the caller has recorded:
@@ -487,39 +520,13 @@ impl Structure for Cells {
         alive
     }
 
-    /// Commits forced option `o`, which is alive: deletes its own nodes from the sets
-    /// of its items, takes those items out, and hides what it excludes, as
-    /// [`Cells::commit`] does for a chosen option. No check: a forced option that
-    /// leaves a primary item without options makes the search find nothing.
-    fn commit_forced<const TRAIL: bool>(&mut self, o: OptionId, updates: &mut u64) {
-        let nodes = self.option_nodes(o);
-        for x in nodes.clone() {
-            let u = self.item_of(x);
-            if self.size[u as usize] < CURRENT {
-                self.record::<TRAIL>(u);
-                delete(
-                    &mut self.nd,
-                    &mut self.set,
-                    &mut self.size,
-                    &self.base,
-                    x,
-                    u,
-                );
-                self.size[u as usize] += CURRENT;
-            }
-        }
-        for x in nodes.clone() {
-            let u = self.item_of(x);
-            if self.size[u as usize] < EARLIER {
-                let color = self.clr.get(x as usize).copied().unwrap_or(0);
-                self.hide::<TRAIL>(u, color, false, updates);
-            }
-        }
-        for x in nodes {
-            let s = &mut self.size[self.nd[x as usize].itm as usize];
-            if *s < EARLIER {
-                *s += EARLIER - CURRENT;
-            }
+    /// Commits each forced option in turn, as [`Cells::commit`] does for a chosen
+    /// option: deletes its own nodes from the sets of its items, takes those items out,
+    /// and hides what it excludes. No check: a forced option that leaves a primary item
+    /// without options makes the search find nothing.
+    fn commit_forced<const TRAIL: bool>(&mut self, forced: &[OptionId], updates: &mut u64) {
+        for &o in forced {
+            self.commit_forced_one::<TRAIL>(o, updates);
         }
     }
 

@@ -92,27 +92,30 @@ impl<S: Structure> Engine<S> {
         }
     }
 
-    /// Commits the forced options, checking each against those before it, runs `then`
-    /// at the node they reach, and puts everything back, whatever `then` did.
+    /// Checks each forced option against those before it, commits them all if none
+    /// clashes (in one batch: see [`Structure::commit_forced`]), runs `then` at the node
+    /// they reach, and puts everything back, whatever `then` did.
     fn at_node<const TRAIL: bool, R>(
         &mut self,
         forced: &[OptionId],
         then: impl FnOnce(&mut Self) -> R,
     ) -> Result<R, Clash> {
         let root = self.s.save::<TRAIL>();
-        let mut ignored = 0;
         let mut clash = None;
         let mut done = 0;
-        for (k, &o) in forced.iter().enumerate() {
+        for k in 0..forced.len() {
             if let Some(c) = self.check_forced(forced, k) {
                 clash = Some(c);
                 break;
             }
             self.claim_items(forced, k);
-            self.s.commit_forced::<TRAIL>(o, &mut ignored);
             done = k + 1;
         }
         self.release_claims(&forced[..done]);
+        if clash.is_none() {
+            let mut ignored = 0;
+            self.s.commit_forced::<TRAIL>(forced, &mut ignored);
+        }
         self.s.forget_forced_moves();
         let result = match clash {
             Some(c) => Err(c),

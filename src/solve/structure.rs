@@ -90,8 +90,10 @@ pub(crate) trait Structure {
     /// either way).
     fn commit<const TRAIL: bool>(&mut self, x: u32, check: bool, updates: &mut u64) -> bool;
 
-    /// Commits option `o`, alive and not chosen by the search (a forced option).
-    fn commit_forced<const TRAIL: bool>(&mut self, o: OptionId, updates: &mut u64);
+    /// Commits the forced options, alive, none chosen by the search, and checked not to
+    /// clash with one another (no primary item twice, no two colors on an item); the
+    /// state is that of committing them one after another.
+    fn commit_forced<const TRAIL: bool>(&mut self, forced: &[OptionId], updates: &mut u64);
 
     /// The option of candidate `x`.
     fn option_of(&self, x: u32) -> OptionId;

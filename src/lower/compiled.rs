@@ -546,6 +546,9 @@ impl Runner<'_> {
                         return Ok(());
                     }
                 }
+                CClause::Let(CPattern::Slot(s), CExpr::Path(base, steps)) => {
+                    self.bind_path(*s, base, steps)?;
+                }
                 CClause::Let(pat, value) => {
                     let v = self.eval(value)?;
                     self.bind(pat, v)?;
@@ -610,7 +613,7 @@ impl Runner<'_> {
         let k = slots.len();
         for b in 0..skeleton.bindings {
             for (&s, v) in slots.iter().zip(&skeleton.values[b * k..(b + 1) * k]) {
-                self.slots[s] = v.clone();
+                self.set(s, v.clone());
             }
             self.clauses(rest, skeleton.scale)?;
         }
@@ -641,7 +644,14 @@ impl Runner<'_> {
         let mut index = std::mem::take(&mut self.index);
         index.clear();
         for e in &self.force.index {
-            index.push(self.eval(e)?);
+            // Names and constants cloned here: a value returned by `eval` comes back
+            // through memory, and reading it back stalls.
+            let v = if e.is_leaf() {
+                self.leaf(e).clone()
+            } else {
+                self.eval(e)?
+            };
+            index.push(v);
         }
         let id = self.fam.options.get(self.force.family, &index);
         self.index = index;
@@ -652,7 +662,7 @@ impl Runner<'_> {
     #[inline]
     fn bind(&mut self, pat: &CPattern, v: Value) -> Run<()> {
         if let CPattern::Slot(s) = pat {
-            self.slots[*s] = v;
+            self.set(*s, v);
             return Ok(());
         }
         self.bind_parts(pat, v)
@@ -734,6 +744,46 @@ impl Runner<'_> {
     /// the one before.
     #[inline]
     fn path<'s>(&'s self, base: &'s CExpr, steps: &'s [CExpr]) -> Run<Cow<'s, Value>> {
+        self.read_path(base, steps)
+    }
+
+    /// Binds slot `s` to a path's value, with nothing returned through memory: a
+    /// value handed back by a call is written in pieces and read whole, and the read
+    /// waits for the writes (a store forwarding stall, most of the time of `let x =
+    /// puzzle[r][c]`).
+    fn bind_path(&mut self, s: usize, base: &CExpr, steps: &[CExpr]) -> Run<()> {
+        // The common case by hand, without a `Cow` in between: a character of a row.
+        if let [row, col] = steps
+            && let Some(Value::Str(text)) = ops::element(self.leaf(base), self.leaf(row))
+            && let Value::Int(k) = *self.leaf(col)
+            && let Some(&b) = usize::try_from(k).ok().and_then(|k| text.as_bytes().get(k))
+            && text.is_ascii()
+        {
+            // A string in the slot (the last cell's character) takes the new one in
+            // place: no value is built on the stack and moved.
+            let c = self.chars.rc(b);
+            match &mut self.slots[s] {
+                Value::Str(old) => *old = c,
+                slot => *slot = Value::Str(c),
+            }
+            return Ok(());
+        }
+        let v = self.read_path(base, steps)?.into_owned();
+        self.set(s, v);
+        Ok(())
+    }
+
+    /// Stores `v` in slot `s`. The new value goes in before the old one is dropped:
+    /// dropping first (a call) parks `v` on the stack in pieces and reads it back whole,
+    /// a store forwarding stall on every binding.
+    #[inline(always)]
+    fn set(&mut self, s: usize, v: Value) {
+        let old = std::mem::replace(&mut self.slots[s], v);
+        drop(old);
+    }
+
+    #[inline(always)]
+    fn read_path<'s>(&'s self, base: &'s CExpr, steps: &'s [CExpr]) -> Run<Cow<'s, Value>> {
         let mut at = self.leaf(base);
         for (n, step) in steps.iter().enumerate() {
             let k = self.leaf(step);

@@ -36,8 +36,14 @@ impl AsciiChars {
     /// The one-character string of ASCII byte `b` (`b < 128`).
     #[inline]
     pub fn get(&self, b: u8) -> Value {
+        Value::Str(self.rc(b))
+    }
+
+    /// The shared text of [`AsciiChars::get`].
+    #[inline]
+    pub fn rc(&self, b: u8) -> Rc<str> {
         debug_assert!(b.is_ascii());
-        Value::Str(Rc::clone(&self.0[usize::from(b & 127)]))
+        Rc::clone(&self.0[usize::from(b & 127)])
     }
 }
 

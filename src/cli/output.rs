@@ -20,6 +20,8 @@ pub struct Out<'a> {
     /// The SVG pictures of the solutions shown, when asked for: written beside the
     /// text, so every place that prints a solution draws it too.
     pictures: Option<Pictures>,
+    /// A buffer lent to whoever builds a solution's text, kept between solutions.
+    scratch: String,
 }
 
 impl<'a> Out<'a> {
@@ -31,7 +33,21 @@ impl<'a> Out<'a> {
             style,
             broken: false,
             pictures: None,
+            scratch: String::new(),
         }
+    }
+
+    /// An empty string with room from earlier use, to build text in; hand it back with
+    /// [`Out::give_buffer`].
+    pub fn take_buffer(&mut self) -> String {
+        let mut s = std::mem::take(&mut self.scratch);
+        s.clear();
+        s
+    }
+
+    /// Keeps `s`'s room for the next [`Out::take_buffer`].
+    pub fn give_buffer(&mut self, s: String) {
+        self.scratch = s;
     }
 
     /// From now on, draws the solutions shown as `pictures` asks.

@@ -18,7 +18,7 @@ use crate::lower::data::{BadRecord, ParamType};
 use crate::lower::value::Value;
 use crate::lower::{Instance, Lowerer, RecordFailure, objective};
 use crate::problem::OptionId;
-use crate::render::{json as jsonl, option_lines, paint_grid};
+use crate::render::{json as jsonl, option_lines, paint_grid, write_grid};
 use crate::session::reports::knuth_text;
 use crate::session::{Front, record_layout};
 use crate::solve::{End, Flow, Optimizer, SearchConfig, Solver};
@@ -575,26 +575,29 @@ fn show_solution(
     record: Option<Tag<'_>>,
     index: u64,
 ) {
-    let grid = paint_grid(&inst.families, chosen);
     o.picture(&inst.families, chosen, record.map(|t| t.index));
     if s.json {
         let labels = option_lines(&inst.families.problem, chosen);
         let mut extra = record_field(record);
-        if let Some(g) = &grid {
+        if let Some(g) = paint_grid(&inst.families, chosen) {
             extra.push(("grid", json!(g)));
         }
         o.line(&jsonl::solution(&labels, &extra));
         return;
     }
+    // The grid in one buffer, kept from solution to solution.
+    let mut text = o.take_buffer();
     if index > 0 {
-        o.line("");
+        text.push('\n');
     }
-    match grid {
-        Some(rows) => rows.iter().for_each(|r| o.line(r)),
-        None => option_lines(&inst.families.problem, chosen)
-            .iter()
-            .for_each(|l| o.line(l)),
+    if !write_grid(&inst.families, chosen, &mut text) {
+        for l in option_lines(&inst.families.problem, chosen) {
+            text.push_str(&l);
+            text.push('\n');
+        }
     }
+    o.text(&text);
+    o.give_buffer(text);
 }
 
 /// Runs `dlxc check`: every diagnostic of parsing, checking and lowering, no search.

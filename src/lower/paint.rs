@@ -54,6 +54,9 @@ pub struct Paints {
     canvas: Vec<Painted>,
     texts: Vec<Arc<str>>,
     numbers: FxHashMap<Arc<str>, TextId>,
+    /// Whether some text is longer than one byte (else every cell is one character
+    /// wide, and drawing a grid needs no widths).
+    wide: bool,
 }
 
 impl Paints {
@@ -92,10 +95,16 @@ impl Paints {
         // Texts are told apart by their number: far fewer than 2^32 texts fit in memory
         // next to the cells that show them.
         let t = TextId(self.texts.len() as u32);
+        self.wide |= text.len() > 1;
         let text: Arc<str> = Arc::from(text);
         self.texts.push(Arc::clone(&text));
         self.numbers.insert(text, t);
         t
+    }
+
+    /// Whether some text is longer than one byte.
+    pub fn has_wide_texts(&self) -> bool {
+        self.wide
     }
 
     /// The text with this number.

@@ -28,7 +28,30 @@ pub fn paint_grid(families: &Families, chosen: &[OptionId]) -> Option<Vec<String
 /// the canvas. For callers that keep these without the rest of the families (whose
 /// index of values cannot leave its thread).
 pub fn paint(paints: &Paints, chosen: &[OptionId]) -> Option<Vec<String>> {
-    paint_dense(paints, chosen).unwrap_or_else(|| paint_sorted(paints, chosen))
+    match Dense::lay_out(paints, chosen) {
+        Some(dense) => dense.map(|d| d.rows().collect()),
+        None => paint_sorted(paints, chosen),
+    }
+}
+
+/// [`paint_grid`] as text: each row and a line end, appended to `out`. Returns false
+/// (and writes nothing) when nothing is painted. The same rows as [`paint_grid`], with
+/// no string per row: printing a sudoku record's grid is then one buffer.
+pub fn write_grid(families: &Families, chosen: &[OptionId], out: &mut String) -> bool {
+    let paints = &families.paints;
+    let rows = match Dense::lay_out(paints, chosen) {
+        Some(Some(dense)) => {
+            dense.write(out);
+            return true;
+        }
+        Some(None) => return false,
+        None => paint_sorted(paints, chosen),
+    };
+    for row in rows.iter().flatten() {
+        out.push_str(row);
+        out.push('\n');
+    }
+    rows.is_some()
 }
 
 /// [`paint`] for any cells: sorted by place.
@@ -71,50 +94,80 @@ fn paint_sorted(paints: &Paints, chosen: &[OptionId]) -> Option<Vec<String>> {
     Some(rows)
 }
 
-/// [`paint`] for plane cells in a box not much larger than their number (a sudoku
-/// record, a packing): drawn onto a grid in painting order, later cells over earlier
-/// ones, with no sort. `None` when the cells are layered or too spread out for a grid.
-fn paint_dense(paints: &Paints, chosen: &[OptionId]) -> Option<Option<Vec<String>>> {
-    let (mut n, mut width, mut flat) = (0usize, 1usize, true);
-    let (mut rows, mut cols) = ((i32::MAX, i32::MIN), (i32::MAX, i32::MIN));
-    each_painted(paints, chosen, |p| {
-        flat &= p.layer.is_none();
-        n += 1;
-        rows = (rows.0.min(p.row), rows.1.max(p.row));
-        cols = (cols.0.min(p.col), cols.1.max(p.col));
-        let text = paints.text(p.text);
-        if text.len() > 1 {
-            width = width.max(text.chars().count());
-        }
-    });
-    if !flat {
-        return None;
-    }
-    if n == 0 {
-        return Some(None);
-    }
-    let height = (i64::from(rows.1) - i64::from(rows.0) + 1) as usize;
-    let across = (i64::from(cols.1) - i64::from(cols.0) + 1) as usize;
-    if height.saturating_mul(across) > n.saturating_mul(4).saturating_add(1024) {
-        return None;
-    }
-    let mut grid: Vec<Option<&str>> = vec![None; height * across];
-    each_painted(paints, chosen, |p| {
-        let at = (p.row - rows.0) as usize * across + (p.col - cols.0) as usize;
-        grid[at] = Some(paints.text(p.text));
-    });
-    let lines = grid
-        .chunks_exact(across)
-        .map(|row| {
-            let used = row.iter().rposition(Option::is_some).map_or(0, |k| k + 1);
-            let mut line = String::with_capacity(used * (width + 1));
-            for (k, text) in row[..used].iter().enumerate() {
-                push_cell(&mut line, text.unwrap_or(FILL), width, k == 0);
+/// Plane cells in a box not much larger than their number (a sudoku record, a
+/// packing), drawn onto a grid in painting order, later cells over earlier ones, with
+/// no sort.
+struct Dense<'a> {
+    /// What each place of the box shows, row after row.
+    grid: Vec<Option<&'a str>>,
+    /// Places per row.
+    across: usize,
+    /// The widest text, in characters.
+    width: usize,
+}
+
+impl<'a> Dense<'a> {
+    /// The grid of the cells; `None` when they are layered or too spread out for a
+    /// grid, `Some(None)` when there are none.
+    fn lay_out(paints: &'a Paints, chosen: &[OptionId]) -> Option<Option<Dense<'a>>> {
+        let (mut n, mut width, mut flat) = (0usize, 1usize, true);
+        let (mut rows, mut cols) = ((i32::MAX, i32::MIN), (i32::MAX, i32::MIN));
+        let wide = paints.has_wide_texts();
+        each_painted(paints, chosen, |p| {
+            flat &= p.layer.is_none();
+            n += 1;
+            rows = (rows.0.min(p.row), rows.1.max(p.row));
+            cols = (cols.0.min(p.col), cols.1.max(p.col));
+            if wide {
+                width = width.max(paints.text(p.text).chars().count());
             }
+        });
+        if !flat {
+            return None;
+        }
+        if n == 0 {
+            return Some(None);
+        }
+        let height = (i64::from(rows.1) - i64::from(rows.0) + 1) as usize;
+        let across = (i64::from(cols.1) - i64::from(cols.0) + 1) as usize;
+        if height.saturating_mul(across) > n.saturating_mul(4).saturating_add(1024) {
+            return None;
+        }
+        let mut grid: Vec<Option<&str>> = vec![None; height * across];
+        each_painted(paints, chosen, |p| {
+            let at = (p.row - rows.0) as usize * across + (p.col - cols.0) as usize;
+            grid[at] = Some(paints.text(p.text));
+        });
+        Some(Some(Dense {
+            grid,
+            across,
+            width,
+        }))
+    }
+
+    /// Appends row `row` (without its line end).
+    fn push_row(&self, row: &[Option<&str>], line: &mut String) {
+        let used = row.iter().rposition(Option::is_some).map_or(0, |k| k + 1);
+        for (k, text) in row[..used].iter().enumerate() {
+            push_cell(line, text.unwrap_or(FILL), self.width, k == 0);
+        }
+    }
+
+    fn rows(&self) -> impl Iterator<Item = String> + '_ {
+        self.grid.chunks_exact(self.across).map(|row| {
+            let mut line = String::with_capacity(row.len() * (self.width + 1));
+            self.push_row(row, &mut line);
             line
         })
-        .collect();
-    Some(Some(lines))
+    }
+
+    fn write(&self, out: &mut String) {
+        out.reserve(self.grid.len() * (self.width + 1) + self.grid.len() / self.across);
+        for row in self.grid.chunks_exact(self.across) {
+            self.push_row(row, out);
+            out.push('\n');
+        }
+    }
 }
 
 /// Calls `f` on the canvas's cells, then on each chosen option's, in painting order.
@@ -342,8 +395,15 @@ mod tests {
             let f = fam_on(options.clone(), canvas);
             let mut chosen: Vec<OptionId> = (0..options.len() as u32).map(OptionId).collect();
             chosen.rotate_left(case % options.len());
-            let dense = paint_dense(&f.paints, &chosen).expect("a small box");
-            assert_eq!(dense, paint_sorted(&f.paints, &chosen), "case {case}");
+            let dense = Dense::lay_out(&f.paints, &chosen).expect("a small box");
+            let sorted = paint_sorted(&f.paints, &chosen);
+            let rows = dense.map(|d| d.rows().collect::<Vec<_>>());
+            assert_eq!(rows, sorted, "case {case}");
+            // The text written in one buffer is the same rows, each with its line end.
+            let mut text = String::new();
+            let painted = write_grid(&f, &chosen, &mut text);
+            let expected: String = sorted.iter().flatten().map(|r| format!("{r}\n")).collect();
+            assert_eq!((painted, text), (sorted.is_some(), expected), "case {case}");
         }
     }
 

@@ -761,10 +761,13 @@ impl Runner<'_> {
         {
             // A string in the slot (the last cell's character) takes the new one in
             // place: no value is built on the stack and moved.
-            let c = self.chars.rc(b);
             match &mut self.slots[s] {
-                Value::Str(old) => *old = c,
-                slot => *slot = Value::Str(c),
+                // The same character again (most cells of a puzzle are empty): the
+                // count of its shared text is not touched, which every clone and drop
+                // of it would wait on.
+                Value::Str(old) if old.as_bytes() == [b] => {}
+                Value::Str(old) => *old = self.chars.rc(b),
+                slot => *slot = Value::Str(self.chars.rc(b)),
             }
             return Ok(());
         }

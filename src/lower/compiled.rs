@@ -542,7 +542,7 @@ impl Runner<'_> {
             };
             match first {
                 CClause::Where(cond) => {
-                    if !self.truth(cond)? {
+                    if !self.test(cond)? {
                         return Ok(());
                     }
                 }
@@ -613,7 +613,12 @@ impl Runner<'_> {
         let k = slots.len();
         for b in 0..skeleton.bindings {
             for (&s, v) in slots.iter().zip(&skeleton.values[b * k..(b + 1) * k]) {
-                self.set(s, v.clone());
+                match (&mut self.slots[s], v) {
+                    // A loop counter in place: a cloned value would be built on the
+                    // stack in pieces and read back whole (a stall per binding).
+                    (Value::Int(old), Value::Int(new)) => *old = *new,
+                    (_, v) => self.set(s, v.clone()),
+                }
             }
             self.clauses(rest, skeleton.scale)?;
         }
@@ -687,6 +692,26 @@ impl Runner<'_> {
             }
         }
         Ok(())
+    }
+
+    /// [`Runner::truth`], with `name in text` (a cell's character in the alphabet)
+    /// answered in the clause loop itself: a call per cell costs more than the test.
+    #[inline(always)]
+    fn test(&self, e: &CExpr) -> Run<bool> {
+        if let CExpr::In {
+            elem,
+            coll,
+            negated,
+        } = e
+            && let (CExpr::Local(x), CExpr::Global(g)) = (&**elem, &**coll)
+            && let Some(mask) = self.ascii_sets[*g]
+            && let Value::Str(x) = &self.slots[*x]
+            && let &[b] = x.as_bytes()
+            && b.is_ascii()
+        {
+            return Ok((mask >> b & 1 == 1) != *negated);
+        }
+        self.truth(e)
     }
 
     /// The value of a condition. Tests are answered here, without a `Value::Bool`

@@ -204,6 +204,13 @@ fn hash_of(index: &[Value]) -> u64 {
     for v in index {
         match v {
             Value::Int(x) => h.write_i64(*x),
+            // A character (a sudoku's digit): its byte, without the string hasher's
+            // length and end marker. Strings of other lengths hash as below; a
+            // one-byte string and a longer one are never equal, so they may collide.
+            Value::Str(s) if s.len() == 1 => {
+                h.write_u8(0xfe);
+                h.write_u8(s.as_bytes()[0]);
+            }
             other => {
                 h.write_u8(0xff);
                 other.hash(&mut h);

@@ -675,7 +675,7 @@ impl Runner<'_> {
 
     fn bind_parts(&mut self, pat: &CPattern, v: Value) -> Run<()> {
         match pat {
-            CPattern::Slot(s) => self.slots[*s] = v,
+            CPattern::Slot(s) => self.set(*s, v),
             CPattern::Wildcard => {}
             CPattern::Tuple(pats) => {
                 let parts: &[Value] = match &v {
@@ -704,14 +704,28 @@ impl Runner<'_> {
             negated,
         } = e
             && let (CExpr::Local(x), CExpr::Global(g)) = (&**elem, &**coll)
-            && let Some(mask) = self.ascii_sets[*g]
-            && let Value::Str(x) = &self.slots[*x]
-            && let &[b] = x.as_bytes()
-            && b.is_ascii()
+            && let Some(found) = self.in_ascii_set(&self.slots[*x], *g)
         {
-            return Ok((mask >> b & 1 == 1) != *negated);
+            return Ok(found != *negated);
         }
         self.truth(e)
+    }
+
+    /// `x in g` when top-level value `g` is a string of ASCII characters and `x` one
+    /// of them or another one-byte string (`c in alphabet`): a bit of the string's
+    /// mask. `None` otherwise.
+    #[inline(always)]
+    fn in_ascii_set(&self, x: &Value, g: usize) -> Option<bool> {
+        let mask = self.ascii_sets[g]?;
+        match x {
+            Value::Str(x)
+                if let &[b] = x.as_bytes()
+                    && b.is_ascii() =>
+            {
+                Some(mask >> b & 1 == 1)
+            }
+            _ => None,
+        }
     }
 
     /// The value of a condition. Tests are answered here, without a `Value::Bool`
@@ -724,14 +738,9 @@ impl Runner<'_> {
                 negated,
             } => {
                 if let CExpr::Global(g) = **coll
-                    && let Some(mask) = self.ascii_sets[g]
-                    && let Value::Str(x) = self.get(elem)?.as_ref()
-                    && let &[b] = x.as_bytes()
-                    && b.is_ascii()
+                    && let Some(found) = self.in_ascii_set(&*self.get(elem)?, g)
                 {
-                    // A character looked for in a top-level string of ASCII
-                    // characters (`c in alphabet`): a bit of that string's mask.
-                    return Ok((mask >> b & 1 == 1) != *negated);
+                    return Ok(found != *negated);
                 }
                 let found = if elem.is_leaf() && coll.is_leaf() {
                     ops::member(self.leaf(elem), self.leaf(coll))
@@ -765,13 +774,6 @@ impl Runner<'_> {
         xs.iter().map(|x| self.eval(x)).collect()
     }
 
-    /// `base[steps[0]][steps[1]]...`, borrowed while each step is an element held by
-    /// the one before.
-    #[inline]
-    fn path<'s>(&'s self, base: &'s CExpr, steps: &'s [CExpr]) -> Run<Cow<'s, Value>> {
-        self.read_path(base, steps)
-    }
-
     /// Binds slot `s` to a path's value, with nothing returned through memory: a
     /// value handed back by a call is written in pieces and read whole, and the read
     /// waits for the writes (a store forwarding stall, most of the time of `let x =
@@ -781,8 +783,7 @@ impl Runner<'_> {
         if let [row, col] = steps
             && let Some(Value::Str(text)) = ops::element(self.leaf(base), self.leaf(row))
             && let Value::Int(k) = *self.leaf(col)
-            && let Some(&b) = usize::try_from(k).ok().and_then(|k| text.as_bytes().get(k))
-            && text.is_ascii()
+            && let Some(b) = ops::ascii_at(text, k)
         {
             // A string in the slot (the last cell's character) takes the new one in
             // place: no value is built on the stack and moved.
@@ -796,7 +797,7 @@ impl Runner<'_> {
             }
             return Ok(());
         }
-        let v = self.read_path(base, steps)?.into_owned();
+        let v = self.path(base, steps)?.into_owned();
         self.set(s, v);
         Ok(())
     }
@@ -810,8 +811,10 @@ impl Runner<'_> {
         drop(old);
     }
 
+    /// `base[steps[0]][steps[1]]...`, borrowed while each step is an element held by
+    /// the one before.
     #[inline(always)]
-    fn read_path<'s>(&'s self, base: &'s CExpr, steps: &'s [CExpr]) -> Run<Cow<'s, Value>> {
+    fn path<'s>(&'s self, base: &'s CExpr, steps: &'s [CExpr]) -> Run<Cow<'s, Value>> {
         let mut at = self.leaf(base);
         for (n, step) in steps.iter().enumerate() {
             let k = self.leaf(step);
@@ -822,11 +825,7 @@ impl Runner<'_> {
             // Not an element held by `at`: a character of a string (a grid's row, the
             // common case), or anything else the operator answers.
             let mut v = match (at, k) {
-                (Value::Str(s), Value::Int(k))
-                    if let Some(&b) =
-                        usize::try_from(*k).ok().and_then(|k| s.as_bytes().get(k))
-                        && s.is_ascii() =>
-                {
+                (Value::Str(s), &Value::Int(k)) if let Some(b) = ops::ascii_at(s, k) => {
                     self.chars.get(b)
                 }
                 _ => ops::index(at, k).map_err(|_| GiveUp)?,
@@ -864,18 +863,14 @@ impl Runner<'_> {
     /// [`Runner::get`] of an expression that is not a leaf.
     fn compound<'s>(&'s self, e: &'s CExpr) -> Run<Cow<'s, Value>> {
         Ok(match e {
-            CExpr::Const(v) => Cow::Borrowed(v),
-            CExpr::Global(g) => Cow::Borrowed(&self.globals[*g]),
-            CExpr::Local(s) => Cow::Borrowed(&self.slots[*s]),
             CExpr::Path(base, steps) => self.path(base, steps)?,
             CExpr::Index(base, index) => {
                 let index = self.get(index)?;
                 let base = self.get(base)?;
                 // A character of a grid's row, the common case of per-record clauses:
                 // one byte read, no scan of the row.
-                if let (Value::Str(s), Value::Int(k)) = (&*base, &*index)
-                    && let Some(&b) = usize::try_from(*k).ok().and_then(|k| s.as_bytes().get(k))
-                    && s.is_ascii()
+                if let (Value::Str(s), &Value::Int(k)) = (&*base, &*index)
+                    && let Some(b) = ops::ascii_at(s, k)
                 {
                     return Ok(Cow::Owned(self.chars.get(b)));
                 }

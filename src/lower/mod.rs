@@ -373,8 +373,8 @@ impl<'m> Lowerer<'m> {
 
     /// Makes the evaluator answer every force declaration: for tests that compare the
     /// compiled forms with it.
-    #[doc(hidden)]
-    pub fn evaluate_forces(&mut self) {
+    #[cfg(test)]
+    pub(crate) fn evaluate_forces(&mut self) {
         self.compiled.iter_mut().for_each(|c| *c = None);
     }
 

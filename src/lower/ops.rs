@@ -410,6 +410,14 @@ pub fn element<'v>(base: &'v Value, index: &Value) -> Option<&'v Value> {
     }
 }
 
+/// The byte of character `k` of `s` when `s` is ASCII (a row of a grid): `s[k]` read
+/// as one byte, with no scan of the characters before it.
+#[inline]
+pub fn ascii_at(s: &str, k: i64) -> Option<u8> {
+    let b = *usize::try_from(k).ok().and_then(|k| s.as_bytes().get(k))?;
+    s.is_ascii().then_some(b)
+}
+
 /// `base[index]`: an element of a list, tuple, string (a one-character string) or
 /// range, a slice of a list, tuple or string, or a map's value.
 pub fn index(base: &Value, index: &Value) -> Result<Value, IndexFault> {
@@ -421,12 +429,13 @@ pub fn index(base: &Value, index: &Value) -> Result<Value, IndexFault> {
         (Value::List(xs), Value::Int(_)) => Err(out_of_bounds(xs.len())),
         (Value::Tuple(xs), Value::Int(_)) => Err(out_of_bounds(xs.len())),
         (Value::Str(s), Value::Int(i)) => {
-            let k = usize::try_from(*i).ok();
-            let ch = if s.is_ascii() {
-                k.and_then(|k| s.get(k..k + 1)).map(Value::str)
-            } else {
-                k.and_then(|k| s.chars().nth(k))
-                    .map(|c| Value::str(c.encode_utf8(&mut [0; 4])))
+            let ch = match ascii_at(s, *i) {
+                Some(b) => Some(Value::ascii(b)),
+                None if s.is_ascii() => None,
+                None => usize::try_from(*i)
+                    .ok()
+                    .and_then(|k| s.chars().nth(k))
+                    .map(|c| Value::str(c.encode_utf8(&mut [0; 4]))),
             };
             ch.ok_or_else(|| out_of_bounds(s.chars().count()))
         }

@@ -246,10 +246,7 @@ impl Bits {
     /// Where option `x`'s primary items are in [`Bits::primary`].
     #[inline(always)]
     fn own(&self, x: usize) -> std::ops::Range<usize> {
-        match self.arity as usize {
-            0 => self.primary_at[x] as usize..self.primary_at[x + 1] as usize,
-            k => x * k..x * k + k,
-        }
+        own_items(self.arity as usize, &self.primary_at, x)
     }
 
     /// Whether each active primary item's count is the number of its live options (the
@@ -308,6 +305,16 @@ struct Kills<'a> {
     updates: &'a mut u64,
 }
 
+/// Where option `x`'s primary items are in the list of them: `arity` each when every
+/// option has that many, else as `primary_at` says (`arity` 0).
+#[inline(always)]
+fn own_items(arity: usize, primary_at: &[u32], x: usize) -> std::ops::Range<usize> {
+    match arity {
+        0 => primary_at[x] as usize..primary_at[x + 1] as usize,
+        k => x * k..x * k + k,
+    }
+}
+
 impl Kills<'_> {
     /// [`Kills::run`] for options of `arity` primary items each (0: not uniform).
     #[inline(always)]
@@ -364,10 +371,7 @@ impl Kills<'_> {
         let mut done = 0u64;
         for &o in &list[..n] {
             let o = o as usize;
-            let items = match K {
-                0 => &primary[primary_at[o] as usize..primary_at[o + 1] as usize],
-                k => &primary[o * k..][..k],
-            };
+            let items = &primary[own_items(K, primary_at, o)];
             done += items.len() as u64;
             for &p in items {
                 let c = count[p as usize] - 1;

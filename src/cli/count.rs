@@ -90,14 +90,20 @@ pub(crate) fn count(
     s: &SearchArgs,
     whose: Whose<'_>,
 ) -> Result<Counted, Failed> {
-    let fingerprint = problem.fingerprint(forced);
+    let keeps_state = s.checkpoint.is_some() || s.resume.is_some();
+    // Hashing the whole matrix costs more than a small search (a sudoku record's count
+    // took four times as long with it): only shards and checkpoints need it.
+    let fingerprint = if s.shard.is_some() || keeps_state {
+        problem.fingerprint(forced)
+    } else {
+        String::new()
+    };
     let mut fields = Vec::new();
     if let Some(shard) = s.shard {
         fields.push(("shard", json!(shard.to_string())));
         fields.push(("problem", json!(fingerprint)));
     }
     let pooled = parallel::pooled(solver, config);
-    let keeps_state = s.checkpoint.is_some() || s.resume.is_some();
     if keeps_state && !pooled {
         let why = if solver.can_branch() {
             "a count with --node-limit or --limit is one sequential search"

@@ -16,7 +16,7 @@
 //! using the same operators ([`ops::binary`], [`ops::index`], [`builtins::call`]).
 
 use std::borrow::Cow;
-use std::cell::OnceCell;
+use std::cell::{Cell, OnceCell};
 use std::rc::Rc;
 
 use crate::lower::budget;
@@ -54,7 +54,103 @@ pub struct CompiledForce {
     /// The bindings of the prefix, made by the first run; `None` inside when they
     /// could not be made or were too many to keep.
     skeleton: OnceCell<Option<Skeleton>>,
+    /// Whether the clauses after the prefix read the record once, first, by a path
+    /// from a top-level value, and nothing else of it, nor does the index (see
+    /// [`Memo`]).
+    memoizes: bool,
+    /// What the clauses after the prefix gave, by binding of the prefix and character;
+    /// `None` inside when a step of the path is not an integer.
+    memo: OnceCell<Option<Memo>>,
 }
+
+/// What the clauses after the prefix of a sudoku's clues give (`let t = puzzle[r][c];
+/// where t in alphabet`, then the index `put[r, c, t]`): a function of the prefix's
+/// binding and of the one character read from the record, since evaluation has no
+/// effects and nothing else they read varies. So each (binding, character) is
+/// evaluated once, on the first record that has it, and later records read the
+/// answer: a collection of puzzles over ten characters evaluates each cell ten times
+/// at most, and every other cell is a table read instead of a test, an index built
+/// and a hash lookup.
+#[derive(Clone, Debug)]
+struct Memo {
+    /// For binding `b` and ASCII character `c`: entry `c * bindings + b`, [`UNKNOWN`],
+    /// [`FILTERED`] or the option forced. By character first: the empty cells of
+    /// every puzzle read one short run of entries, which stays in the first-level
+    /// cache.
+    answers: Vec<Cell<u32>>,
+    /// The top-level value the path starts from (in the table of those read).
+    global: usize,
+    /// The path's steps for each binding, `width` integers each (`r, c`): read from
+    /// this table, the record's character needs no slot bound.
+    steps: Vec<i64>,
+    width: usize,
+}
+
+impl Memo {
+    /// The memo of `force`, whose prefix made `skeleton`, or `None` when a step of
+    /// the path is not an integer known without the record.
+    fn new(force: &CompiledForce, skeleton: &Skeleton, globals: &[Value]) -> Option<Memo> {
+        let Some(CClause::Let(_, CExpr::Path(base, path))) = force.clauses.get(force.prefix)
+        else {
+            return None;
+        };
+        let &CExpr::Global(global) = &**base else {
+            return None;
+        };
+        let k = force.prefix_slots.len();
+        let mut steps = Vec::with_capacity(skeleton.bindings * path.len());
+        for b in 0..skeleton.bindings {
+            let values = &skeleton.values[b * k..(b + 1) * k];
+            for step in path {
+                let v = match step {
+                    CExpr::Const(v) => v,
+                    CExpr::Global(g) => &globals[*g],
+                    CExpr::Local(s) => &values[force.prefix_slots.iter().position(|p| p == s)?],
+                    _ => return None,
+                };
+                steps.push(v.as_int()?);
+            }
+        }
+        Some(Memo {
+            answers: vec![Cell::new(UNKNOWN); skeleton.bindings * 128],
+            global,
+            steps,
+            width: path.len(),
+        })
+    }
+
+    /// The ASCII character at the path of binding `b` from `base`, as the clauses
+    /// would read it; `None` for any other value or a failure, which the clauses
+    /// then meet as written.
+    #[inline(always)]
+    fn character(&self, base: &Value, b: usize) -> Option<u8> {
+        let (&last, steps) = self.steps[b * self.width..][..self.width].split_last()?;
+        fn element(at: &Value, k: i64) -> Option<&Value> {
+            let k = usize::try_from(k).ok()?;
+            match at {
+                Value::List(xs) => xs.get(k),
+                Value::Tuple(xs) => xs.get(k),
+                _ => None,
+            }
+        }
+        let mut at = base;
+        for &k in steps {
+            at = element(at, k)?;
+        }
+        match at {
+            Value::Str(text) => ops::ascii_at(text, last),
+            _ => match element(at, last)? {
+                Value::Str(t) if let &[c] = t.as_bytes() => c.is_ascii().then_some(c),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// A memo entry not evaluated yet.
+const UNKNOWN: u32 = u32::MAX;
+/// A memo entry whose clauses force nothing (a `where` clause was false).
+const FILTERED: u32 = u32::MAX - 1;
 
 /// The bindings of a force declaration's leading clauses that read nothing of the
 /// record, kept from the first run.
@@ -327,6 +423,19 @@ impl CompiledForce {
         let replays = clauses[..prefix]
             .iter()
             .any(|clause| matches!(clause, CClause::For(..)));
+        let memoizes = match &clauses[prefix..] {
+            [CClause::Let(CPattern::Slot(_), CExpr::Path(base, steps)), rest @ ..] => {
+                replays
+                    && matches!(**base, CExpr::Global(_))
+                    && !steps.iter().any(reads_record)
+                    && !index.iter().any(reads_record)
+                    && rest.iter().all(|clause| match clause {
+                        CClause::For(..) => false,
+                        CClause::Where(e) | CClause::Let(_, e) => !reads_record(e),
+                    })
+            }
+            _ => false,
+        };
         Some(CompiledForce {
             family,
             clauses,
@@ -336,12 +445,22 @@ impl CompiledForce {
             prefix: if replays { prefix } else { 0 },
             prefix_slots,
             skeleton: OnceCell::new(),
+            memoizes,
+            memo: OnceCell::new(),
         })
     }
 
     /// Appends the options the declaration forces to `out`, and returns whether it
     /// could: on `false`, `out` is as it was, and the caller runs the evaluator.
-    pub fn run(&self, env: &mut Env<'_>, fam: &Families, out: &mut Vec<OptionId>) -> bool {
+    /// `shared`: `fam` is the same families on every run (the matrix does not depend
+    /// on the record), so that the options found on one run stand for later ones.
+    pub fn run(
+        &self,
+        env: &mut Env<'_>,
+        fam: &Families,
+        shared: bool,
+        out: &mut Vec<OptionId>,
+    ) -> bool {
         let before = out.len();
         let mut globals = Vec::with_capacity(self.globals.len());
         for &(i, span) in &self.globals {
@@ -376,9 +495,17 @@ impl CompiledForce {
             0 => None,
             _ => self.skeleton.get_or_init(|| run.skeleton()).as_ref(),
         };
-        let done = match skeleton {
-            Some(skeleton) => run.replay(skeleton).is_ok(),
-            None => run.clauses(&self.clauses, 1).is_ok(),
+        let memo = match skeleton {
+            Some(skeleton) if shared && self.memoizes => self
+                .memo
+                .get_or_init(|| Memo::new(self, skeleton, &run.globals))
+                .as_ref(),
+            _ => None,
+        };
+        let done = match (skeleton, memo) {
+            (Some(skeleton), Some(memo)) => run.replay_memo(skeleton, memo).is_ok(),
+            (Some(skeleton), None) => run.replay(skeleton).is_ok(),
+            (None, _) => run.clauses(&self.clauses, 1).is_ok(),
         };
         if !done {
             out.truncate(before);
@@ -606,23 +733,62 @@ impl Runner<'_> {
         if self.steps > self.step_limit {
             return Err(GiveUp);
         }
-        let (slots, rest) = (
-            &self.force.prefix_slots,
-            &self.force.clauses[self.force.prefix..],
-        );
-        let k = slots.len();
+        let rest = &self.force.clauses[self.force.prefix..];
         for b in 0..skeleton.bindings {
-            for (&s, v) in slots.iter().zip(&skeleton.values[b * k..(b + 1) * k]) {
-                match (&mut self.slots[s], v) {
-                    // A loop counter in place: a cloned value would be built on the
-                    // stack in pieces and read back whole (a stall per binding).
-                    (Value::Int(old), Value::Int(new)) => *old = *new,
-                    (_, v) => self.set(s, v.clone()),
-                }
-            }
+            self.bind_prefix(skeleton, b);
             self.clauses(rest, skeleton.scale)?;
         }
         Ok(())
+    }
+
+    /// [`Runner::replay`] through the memo: the clauses run only for a (binding,
+    /// character) met for the first time, or a value that is not a character.
+    fn replay_memo(&mut self, skeleton: &Skeleton, memo: &Memo) -> Run<()> {
+        self.steps = skeleton.steps;
+        if self.steps > self.step_limit {
+            return Err(GiveUp);
+        }
+        let rest = &self.force.clauses[self.force.prefix..];
+        self.out.reserve(skeleton.bindings);
+        for b in 0..skeleton.bindings {
+            let answer = memo
+                .character(&self.globals[memo.global], b)
+                .map(|c| &memo.answers[c as usize * skeleton.bindings + b]);
+            match answer.map(Cell::get) {
+                Some(UNKNOWN) | None => {
+                    self.bind_prefix(skeleton, b);
+                    let before = self.out.len();
+                    self.clauses(rest, skeleton.scale)?;
+                    if let Some(a) = answer {
+                        a.set(self.out.get(before).map_or(FILTERED, |o| o.0));
+                    }
+                }
+                // Pushed and taken back when filtered: a branch on which it is, taken
+                // for one cell in five of a puzzle, is mispredicted at nearly every
+                // clue.
+                Some(o) => {
+                    self.out.push(OptionId(o));
+                    let kept = self.out.len() - usize::from(o == FILTERED);
+                    self.out.truncate(kept);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Binds the prefix's slots to their values in binding `b` of the skeleton.
+    #[inline(always)]
+    fn bind_prefix(&mut self, skeleton: &Skeleton, b: usize) {
+        let slots = &self.force.prefix_slots;
+        let k = slots.len();
+        for (&s, v) in slots.iter().zip(&skeleton.values[b * k..(b + 1) * k]) {
+            match (&mut self.slots[s], v) {
+                // A loop counter in place: a cloned value would be built on the
+                // stack in pieces and read back whole (a stall per binding).
+                (Value::Int(old), Value::Int(new)) => *old = *new,
+                (_, v) => self.set(s, v.clone()),
+            }
+        }
     }
 
     /// The end of the clauses: forces the option, or records a binding of the
@@ -974,8 +1140,14 @@ mod tests {
     /// checks that both force the same options or fail with the same report. Returns
     /// how many records the compiled form answered.
     fn agree(ty: &str, force: &str, records: &[&str]) -> u64 {
-        let text = model(ty, force);
-        let src = SourceFile::new("force.dlx", &text);
+        agree_on(&model(ty, force), records).0
+    }
+
+    /// [`agree`] for the model `text`; also returns how many entries of its last
+    /// declaration's memo are known (`None`: it has none).
+    fn agree_on(text: &str, records: &[&str]) -> (u64, Option<usize>) {
+        let force = text.lines().last().unwrap_or_default();
+        let src = SourceFile::new("force.dlx", text);
         let m = crate::syntax::parse(&src).unwrap_or_else(|d| panic!("{d:?}"));
         let checked = crate::check::check(&m, &src).unwrap_or_else(|d| panic!("{d:?}"));
         let lowerer = || {
@@ -1011,7 +1183,11 @@ mod tests {
             }
         }
         assert_eq!(evaluated.compiled_force_runs(), 0);
-        compiled.compiled_force_runs()
+        let known = compiled.compiled.last().and_then(|c| {
+            let memo = c.as_ref()?.memo.get()?.as_ref()?;
+            Some(memo.answers.iter().filter(|a| a.get() != super::UNKNOWN).count())
+        });
+        (compiled.compiled_force_runs(), known)
     }
 
     /// The cell that the test and the index both read is read once, before the test.
@@ -1071,11 +1247,56 @@ mod tests {
             // A prefix with a filter and a `let`, replayed for every record.
             "force put[r, c, alphabet[d]] for r in 0..N where r != 1 for c in 0..N \
              let d = (r + c) % N where puzzle[r][c] == alphabet[d]",
+            // Reads of the record besides the cell's: no memo.
+            "force put[r, c, puzzle[r][c]] for r in 0..N, c in 0..N \
+             where puzzle[r][c] in alphabet and puzzle[0][0] == \"1\"",
+            "force put[r, c, puzzle[c][r]] for r in 0..N, c in 0..N \
+             where puzzle[r][c] in alphabet and puzzle[c][r] in alphabet",
         ];
         for force in forces {
             let runs = agree("grid[N, N]", force, &GRIDS);
             assert!(runs >= 5, "{force}: compiled for {runs} records");
         }
+    }
+
+    /// The clues of a sudoku are answered from the memo after the first records: each
+    /// (cell, character) is evaluated once, and the options agree with the evaluator's
+    /// on every record, the memo's entries read back included.
+    #[test]
+    fn each_cell_and_character_is_evaluated_once() {
+        let force = "force put[r, c, puzzle[r][c]] for r in 0..N, c in 0..N \
+                     where puzzle[r][c] in alphabet";
+        let text = model("grid[N, N]", force);
+        let twice: Vec<&str> = GRIDS.iter().chain(&GRIDS).copied().collect();
+        let (runs, known) = agree_on(&text, &twice);
+        assert_eq!(runs, 12);
+        // The cells and characters of the grids: one entry each, whatever the number
+        // of records that have them (a row with a character that is not ASCII is
+        // evaluated as written).
+        let mut seen = std::collections::HashSet::new();
+        for grid in GRIDS {
+            for (r, row) in grid.lines().enumerate().filter(|(_, row)| row.is_ascii()) {
+                seen.extend(row.bytes().enumerate().map(|(c, b)| (r, c, b)));
+            }
+        }
+        assert_eq!(known, Some(seen.len()));
+    }
+
+    /// When the options depend on the record, an option's number does too: nothing
+    /// found on one record stands for the next.
+    #[test]
+    fn no_memo_when_the_matrix_depends_on_the_record() {
+        let text = "param alphabet = \"12\"\n\
+                    param puzzle: grid[2, 3]\n\
+                    item cell[r, c] for r in 0..2, c in 0..3 where puzzle[r][c] != \"#\"\n\
+                    option put[r, c, v] for r in 0..2, c in 0..3, v in alphabet \
+                    where puzzle[r][c] != \"#\"\n\
+                    \x20   covers cell[r, c]\n\
+                    force put[r, c, puzzle[r][c]] for r in 0..2, c in 0..3 \
+                    where puzzle[r][c] in alphabet";
+        // The 1 at row 0, column 2 is option 4 in the first grid and 2 in the second.
+        let (runs, known) = agree_on(text, &["1.1\n...", "#.1\n...", "..1\n#.."]);
+        assert_eq!((runs, known), (3, None));
     }
 
     /// An index out of bounds, an option that does not exist, a value of the wrong

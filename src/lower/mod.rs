@@ -439,7 +439,7 @@ impl<'m> Lowerer<'m> {
                 continue;
             }
             let compiled = self.compiled[i].as_ref();
-            if compiled.is_some_and(|c| c.run(&mut self.env, &families, &mut forced)) {
+            if compiled.is_some_and(|c| c.run(&mut self.env, &families, shared, &mut forced)) {
                 self.compiled_runs += 1;
                 continue;
             }

@@ -90,8 +90,7 @@ impl Memo {
     /// The memo of `force`, whose prefix made `skeleton`, or `None` when a step of
     /// the path is not an integer known without the record.
     fn new(force: &CompiledForce, skeleton: &Skeleton, globals: &[Value]) -> Option<Memo> {
-        let Some(CClause::Let(_, CExpr::Path(base, path))) = force.clauses.get(force.prefix)
-        else {
+        let Some(CClause::Let(_, CExpr::Path(base, path))) = force.clauses.get(force.prefix) else {
             return None;
         };
         let &CExpr::Global(global) = &**base else {
@@ -424,7 +423,10 @@ impl CompiledForce {
             .iter()
             .any(|clause| matches!(clause, CClause::For(..)));
         let memoizes = match &clauses[prefix..] {
-            [CClause::Let(CPattern::Slot(_), CExpr::Path(base, steps)), rest @ ..] => {
+            [
+                CClause::Let(CPattern::Slot(_), CExpr::Path(base, steps)),
+                rest @ ..,
+            ] => {
                 replays
                     && matches!(**base, CExpr::Global(_))
                     && !steps.iter().any(reads_record)
@@ -1185,7 +1187,12 @@ mod tests {
         assert_eq!(evaluated.compiled_force_runs(), 0);
         let known = compiled.compiled.last().and_then(|c| {
             let memo = c.as_ref()?.memo.get()?.as_ref()?;
-            Some(memo.answers.iter().filter(|a| a.get() != super::UNKNOWN).count())
+            Some(
+                memo.answers
+                    .iter()
+                    .filter(|a| a.get() != super::UNKNOWN)
+                    .count(),
+            )
         });
         (compiled.compiled_force_runs(), known)
     }

@@ -5,7 +5,7 @@
 //! (`queens -p n=1000`), so a cell is packed: 32-bit coordinates and the number of its
 //! text, each text stored once.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use rustc_hash::FxHashMap;
 
@@ -14,6 +14,13 @@ use crate::problem::OptionId;
 /// The number of a painted text in its [`Paints`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TextId(u32);
+
+impl TextId {
+    /// The number as an index (of [`Paints::bytes`]).
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
 
 /// One painted cell as stored: (layer,) row, column and its text's number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,6 +64,31 @@ pub struct Paints {
     /// Whether some text is longer than one byte (else every cell is one character
     /// wide, and drawing a grid needs no widths).
     wide: bool,
+    /// The byte of each text, while every text is one byte other than 0 (see
+    /// [`Paints::bytes`]).
+    bytes: Vec<u8>,
+    /// Whether some text is not one byte other than 0.
+    not_bytes: bool,
+    /// The least and greatest row and column of every cell, canvas included, while
+    /// none is layered (see [`Paints::frame`]).
+    frame: Option<Frame>,
+    /// Whether some cell is layered.
+    layered: bool,
+    /// See [`Paints::places`]; made on first use, forgotten when cells are added.
+    places: OnceLock<Option<Vec<u32>>>,
+}
+
+/// In [`Paints::places`]: an option that does not paint exactly one cell.
+pub const NOT_ONE_CELL: u32 = u32::MAX;
+
+/// The rows and columns that cells may be painted in: `rows.0..=rows.1` and
+/// `cols.0..=cols.1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Frame {
+    /// The least and greatest row.
+    pub rows: (i32, i32),
+    /// The least and greatest column.
+    pub cols: (i32, i32),
 }
 
 impl Paints {
@@ -73,8 +105,8 @@ impl Paints {
             cells.extend(option.iter().map(|c| p.pack(c)));
             p.push(&mut cells);
         }
-        let canvas: Vec<Painted> = canvas.iter().map(|c| p.pack(c)).collect();
-        p.canvas = canvas;
+        let mut canvas: Vec<Painted> = canvas.iter().map(|c| p.pack(c)).collect();
+        p.push_canvas(&mut canvas);
         p
     }
 
@@ -96,6 +128,13 @@ impl Paints {
         // next to the cells that show them.
         let t = TextId(self.texts.len() as u32);
         self.wide |= text.len() > 1;
+        match text.as_bytes() {
+            &[b] if b != 0 && !self.not_bytes => self.bytes.push(b),
+            _ => {
+                self.not_bytes = true;
+                self.bytes = Vec::new();
+            }
+        }
         let text: Arc<str> = Arc::from(text);
         self.texts.push(Arc::clone(&text));
         self.numbers.insert(text, t);
@@ -105,6 +144,62 @@ impl Paints {
     /// Whether some text is longer than one byte.
     pub fn has_wide_texts(&self) -> bool {
         self.wide
+    }
+
+    /// Widens the frame to `cells`.
+    fn frame_cells(&mut self, cells: &[Painted]) {
+        for c in cells {
+            self.layered |= c.layer.is_some();
+            let f = self.frame.get_or_insert(Frame {
+                rows: (c.row, c.row),
+                cols: (c.col, c.col),
+            });
+            f.rows = (f.rows.0.min(c.row), f.rows.1.max(c.row));
+            f.cols = (f.cols.0.min(c.col), f.cols.1.max(c.col));
+        }
+    }
+
+    /// The rows and columns of every cell that may be painted, when none is layered
+    /// and there are some.
+    pub fn frame(&self) -> Option<Frame> {
+        self.frame.filter(|_| !self.layered)
+    }
+
+    /// For each option that paints one cell, where in the [`Paints::frame`] (row by
+    /// row) and with which of [`Paints::bytes`]: `place << 8 | byte`, else
+    /// [`NOT_ONE_CELL`]. `None` unless every text is a byte and the frame has at most
+    /// `max` cells (below 2^24). Drawing a sudoku's 81 cells then reads 81 words of one
+    /// table rather than 81 cells and their bounds, spread out in memory.
+    pub fn places(&self, max: usize) -> Option<&[u32]> {
+        let frame = self.frame()?;
+        let bytes = self.bytes()?;
+        let across = frame.cols.1.abs_diff(frame.cols.0) as usize + 1;
+        let height = frame.rows.1.abs_diff(frame.rows.0) as usize + 1;
+        if height.saturating_mul(across) > max.min(1 << 24) {
+            return None;
+        }
+        let places = self.places.get_or_init(|| {
+            let place = |p: &Painted| {
+                let at = p.row.abs_diff(frame.rows.0) as usize * across
+                    + p.col.abs_diff(frame.cols.0) as usize;
+                (at as u32) << 8 | u32::from(bytes[p.text.index()])
+            };
+            let table = (0..self.ends.len())
+                .map(|k| match self.of(OptionId(k as u32)) {
+                    [p] => place(p),
+                    _ => NOT_ONE_CELL,
+                })
+                .collect();
+            Some(table)
+        });
+        places.as_deref()
+    }
+
+    /// The byte of each text by number, when every text is one byte (an ASCII
+    /// character) other than 0: a grid of them is drawn byte by byte, with no text
+    /// looked up (a sudoku record's 81 cells).
+    pub fn bytes(&self) -> Option<&[u8]> {
+        (!self.not_bytes).then_some(&self.bytes[..])
     }
 
     /// The text with this number.
@@ -151,6 +246,8 @@ impl Paints {
 
     /// Adds the cells of the next option, taking them from `cells`.
     pub fn push(&mut self, cells: &mut Vec<Painted>) {
+        self.frame_cells(cells);
+        self.places = OnceLock::new();
         self.cells.append(cells);
         self.ends.push(self.cells.len());
     }
@@ -164,6 +261,8 @@ impl Paints {
 
     /// Adds cells to the canvas, taking them from `cells`.
     pub fn push_canvas(&mut self, cells: &mut Vec<Painted>) {
+        self.frame_cells(cells);
+        self.places = OnceLock::new();
         if self.canvas.is_empty() {
             // The usual case, one `canvas`: its cells as they are, not a copy.
             std::mem::swap(&mut self.canvas, cells);

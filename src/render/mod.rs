@@ -6,7 +6,7 @@ pub mod json;
 pub mod svg;
 
 use crate::lower::family::Families;
-use crate::lower::paint::{Painted, Paints};
+use crate::lower::paint::{NOT_ONE_CELL, Painted, Paints};
 use crate::problem::{OptionId, Problem};
 
 /// What an unpainted hole of a painted grid shows.
@@ -39,6 +39,11 @@ pub fn paint(paints: &Paints, chosen: &[OptionId]) -> Option<Vec<String>> {
 /// no string per row: printing a sudoku record's grid is then one buffer.
 pub fn write_grid(families: &Families, chosen: &[OptionId], out: &mut String) -> bool {
     let paints = &families.paints;
+    if let Some(bytes) = paints.bytes()
+        && let Some(written) = write_bytes(paints, bytes, chosen, out)
+    {
+        return written;
+    }
     let rows = match Dense::lay_out(paints, chosen) {
         Some(Some(dense)) => {
             dense.write(out);
@@ -53,6 +58,71 @@ pub fn write_grid(families: &Families, chosen: &[OptionId], out: &mut String) ->
     }
     rows.is_some()
 }
+
+/// [`write_grid`] when every text is one byte, `bytes[t]` that of text `t`, and the
+/// cells that may be painted fill a small box ([`Paints::frame`]): the chosen cells are
+/// drawn onto a grid of bytes the size of that box (0 where nothing is painted), and
+/// the rows and columns they reach are written. `None` otherwise.
+fn write_bytes(
+    paints: &Paints,
+    bytes: &[u8],
+    chosen: &[OptionId],
+    out: &mut String,
+) -> Option<bool> {
+    let frame = paints.frame()?;
+    let places = paints.places(MAX_FRAME)?;
+    let across = frame.cols.1.abs_diff(frame.cols.0) as usize + 1;
+    let height = frame.rows.1.abs_diff(frame.rows.0) as usize + 1;
+    let mut grid = vec![0u8; height * across];
+    let place = |grid: &mut [u8], p: &Painted| {
+        let at =
+            p.row.abs_diff(frame.rows.0) as usize * across + p.col.abs_diff(frame.cols.0) as usize;
+        grid[at] = bytes[p.text.index()];
+    };
+    for p in paints.canvas() {
+        place(&mut grid, p);
+    }
+    for &id in chosen {
+        match places.get(id.index()) {
+            Some(&at) if at != NOT_ONE_CELL => grid[(at >> 8) as usize] = at as u8,
+            _ => paints.of(id).iter().for_each(|p| place(&mut grid, p)),
+        }
+    }
+    // The rows and columns reached, as the cells themselves would give them.
+    let painted = |row: &[u8]| row.iter().any(|&b| b != 0);
+    let Some(first) = grid.chunks_exact(across).position(painted) else {
+        return Some(false);
+    };
+    let last = grid
+        .chunks_exact(across)
+        .rposition(painted)
+        .unwrap_or(first);
+    let rows = &grid[first * across..(last + 1) * across];
+    let left = rows
+        .chunks_exact(across)
+        .filter_map(|row| row.iter().position(|&b| b != 0))
+        .min()
+        .unwrap_or(0);
+    out.reserve(rows.len() + (last + 1 - first));
+    for row in rows.chunks_exact(across) {
+        let row = &row[left..];
+        let used = row.iter().rposition(|&b| b != 0).map_or(0, |k| k + 1);
+        // Every byte of a text of one byte is an ASCII character.
+        out.extend(row[..used].iter().map(|&b| match b {
+            0 => FILL_BYTE as char,
+            b => b as char,
+        }));
+        out.push('\n');
+    }
+    Some(true)
+}
+
+/// Most cells of a frame drawn by [`write_bytes`]: its grid is allocated and zeroed
+/// for every solution.
+const MAX_FRAME: usize = 1 << 14;
+
+/// [`FILL`] as a byte.
+const FILL_BYTE: u8 = FILL.as_bytes()[0];
 
 /// [`paint`] for any cells: sorted by place.
 fn paint_sorted(paints: &Paints, chosen: &[OptionId]) -> Option<Vec<String>> {
@@ -94,6 +164,12 @@ fn paint_sorted(paints: &Paints, chosen: &[OptionId]) -> Option<Vec<String>> {
     Some(rows)
 }
 
+/// The least and greatest rows and columns of painted cells.
+struct Bounds {
+    rows: (i32, i32),
+    cols: (i32, i32),
+}
+
 /// Plane cells in a box not much larger than their number (a sudoku record, a
 /// packing), drawn onto a grid in painting order, later cells over earlier ones, with
 /// no sort.
@@ -110,29 +186,21 @@ impl<'a> Dense<'a> {
     /// The grid of the cells; `None` when they are layered or too spread out for a
     /// grid, `Some(None)` when there are none.
     fn lay_out(paints: &'a Paints, chosen: &[OptionId]) -> Option<Option<Dense<'a>>> {
-        let (mut n, mut width, mut flat) = (0usize, 1usize, true);
-        let (mut rows, mut cols) = ((i32::MAX, i32::MIN), (i32::MAX, i32::MIN));
-        let wide = paints.has_wide_texts();
-        each_painted(paints, chosen, |p| {
-            flat &= p.layer.is_none();
-            n += 1;
-            rows = (rows.0.min(p.row), rows.1.max(p.row));
-            cols = (cols.0.min(p.col), cols.1.max(p.col));
-            if wide {
-                width = width.max(paints.text(p.text).chars().count());
-            }
-        });
-        if !flat {
-            return None;
-        }
-        if n == 0 {
+        let Some(Bounds { rows, cols }) = Dense::bounds(paints, chosen)? else {
             return Some(None);
-        }
-        let height = (i64::from(rows.1) - i64::from(rows.0) + 1) as usize;
-        let across = (i64::from(cols.1) - i64::from(cols.0) + 1) as usize;
-        if height.saturating_mul(across) > n.saturating_mul(4).saturating_add(1024) {
-            return None;
-        }
+        };
+        let width = match paints.has_wide_texts() {
+            false => 1,
+            true => {
+                let mut width = 1;
+                each_painted(paints, chosen, |p| {
+                    width = width.max(paints.text(p.text).chars().count());
+                });
+                width
+            }
+        };
+        let height = rows.1.abs_diff(rows.0) as usize + 1;
+        let across = cols.1.abs_diff(cols.0) as usize + 1;
         let mut grid: Vec<Option<&str>> = vec![None; height * across];
         each_painted(paints, chosen, |p| {
             let at = (p.row - rows.0) as usize * across + (p.col - cols.0) as usize;
@@ -143,6 +211,32 @@ impl<'a> Dense<'a> {
             across,
             width,
         }))
+    }
+
+    /// The least and greatest painted row and column (`None` when nothing is
+    /// painted); `None` when cells are layered, or too spread out for a grid (the box
+    /// more than four times the cells, past a thousand).
+    fn bounds(paints: &Paints, chosen: &[OptionId]) -> Option<Option<Bounds>> {
+        let (mut n, mut flat) = (0usize, true);
+        let (mut rows, mut cols) = ((i32::MAX, i32::MIN), (i32::MAX, i32::MIN));
+        each_painted(paints, chosen, |p| {
+            flat &= p.layer.is_none();
+            n += 1;
+            rows = (rows.0.min(p.row), rows.1.max(p.row));
+            cols = (cols.0.min(p.col), cols.1.max(p.col));
+        });
+        if !flat {
+            return None;
+        }
+        if n == 0 {
+            return Some(None);
+        }
+        let height = rows.1.abs_diff(rows.0) as usize + 1;
+        let across = cols.1.abs_diff(cols.0) as usize + 1;
+        if height.saturating_mul(across) > n.saturating_mul(4).saturating_add(1024) {
+            return None;
+        }
+        Some(Some(Bounds { rows, cols }))
     }
 
     /// Appends row `row` (without its line end).
@@ -368,12 +462,16 @@ mod tests {
     }
 
     /// The grid drawn without sorting equals the sorted drawing, on random pictures
-    /// with cells painted over, holes, empty rows, negative places and wide texts.
+    /// with cells painted over, holes, empty rows, negative places and wide texts; and
+    /// with texts of one byte, drawn byte by byte ([`write_bytes`]), some options not
+    /// chosen, so that the frame is larger than what is painted.
     #[test]
     fn the_dense_grid_draws_what_the_sorted_cells_draw() {
         let mut rng = crate::testing::Rng(0x5EED_CE11);
-        let texts = ["a", "b", "7", "10", "xyz", "é"];
-        for case in 0..500 {
+        let wide = ["a", "b", "7", "10", "xyz", "é"];
+        let narrow = ["a", "b", "7", "#"];
+        for case in 0..1000 {
+            let texts: &[&str] = if case % 2 == 0 { &wide } else { &narrow };
             let place =
                 |rng: &mut crate::testing::Rng| (rng.next(7) as i32 - 3, rng.next(9) as i32 - 2);
             let mut options = Vec::new();
@@ -395,6 +493,12 @@ mod tests {
             let f = fam_on(options.clone(), canvas);
             let mut chosen: Vec<OptionId> = (0..options.len() as u32).map(OptionId).collect();
             chosen.rotate_left(case % options.len());
+            if case % 4 == 3 {
+                chosen.truncate(rng.next(chosen.len() as u64 + 1) as usize);
+            }
+            let bytes =
+                options.iter().flatten().all(|c| c.2.len() == 1) && f.paints.frame().is_some();
+            assert_eq!(f.paints.places(MAX_FRAME).is_some(), bytes, "case {case}");
             let dense = Dense::lay_out(&f.paints, &chosen).expect("a small box");
             let sorted = paint_sorted(&f.paints, &chosen);
             let rows = dense.map(|d| d.rows().collect::<Vec<_>>());

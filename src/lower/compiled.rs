@@ -120,30 +120,63 @@ impl Memo {
 
     /// The ASCII character at the path of binding `b` from `base`, as the clauses
     /// would read it; `None` for any other value or a failure, which the clauses
-    /// then meet as written.
+    /// then meet as written. `rows` keeps the string the path went through last, so
+    /// that the bindings of one row of a grid find it, and know it is ASCII, at once.
     #[inline(always)]
-    fn character(&self, base: &Value, b: usize) -> Option<u8> {
+    fn character<'v>(&'v self, base: &'v Value, b: usize, rows: &mut Rows<'v>) -> Option<u8> {
         let (&last, steps) = self.steps[b * self.width..][..self.width].split_last()?;
-        fn element(at: &Value, k: i64) -> Option<&Value> {
-            let k = usize::try_from(k).ok()?;
-            match at {
-                Value::List(xs) => xs.get(k),
-                Value::Tuple(xs) => xs.get(k),
-                _ => None,
-            }
+        if let Some((prefix, text)) = rows.last
+            && prefix == steps
+        {
+            let k = usize::try_from(last).ok()?;
+            return text.get(k).copied();
         }
+        let c = self.walk(base, steps, last);
+        rows.last = None;
+        if let Some(Value::Str(text)) = self.reach(base, steps)
+            && text.is_ascii()
+        {
+            rows.last = Some((steps, text.as_bytes()));
+        }
+        c
+    }
+
+    /// The value reached by `steps` from `base`, each an element of a list or tuple.
+    fn reach<'v>(&self, base: &'v Value, steps: &[i64]) -> Option<&'v Value> {
         let mut at = base;
         for &k in steps {
             at = element(at, k)?;
         }
-        match at {
+        Some(at)
+    }
+
+    /// [`Memo::character`] read down the value.
+    fn walk(&self, base: &Value, steps: &[i64], last: i64) -> Option<u8> {
+        match self.reach(base, steps)? {
             Value::Str(text) => ops::ascii_at(text, last),
-            _ => match element(at, last)? {
+            at => match element(at, last)? {
                 Value::Str(t) if let &[c] = t.as_bytes() => c.is_ascii().then_some(c),
                 _ => None,
             },
         }
     }
+}
+
+/// Element `k` of a list or tuple, as [`ops::element`] answers for an integer index.
+fn element(at: &Value, k: i64) -> Option<&Value> {
+    let k = usize::try_from(k).ok()?;
+    match at {
+        Value::List(xs) => xs.get(k),
+        Value::Tuple(xs) => xs.get(k),
+        _ => None,
+    }
+}
+
+/// The string of ASCII characters that the path of the last binding went through,
+/// with the steps that reached it (see [`Memo::character`]).
+#[derive(Default)]
+struct Rows<'v> {
+    last: Option<(&'v [i64], &'v [u8])>,
 }
 
 /// A memo entry not evaluated yet.
@@ -752,9 +785,12 @@ impl Runner<'_> {
         }
         let rest = &self.force.clauses[self.force.prefix..];
         self.out.reserve(skeleton.bindings);
+        // The record's value, held apart from the runner, which the clauses change.
+        let base = self.globals[memo.global].clone();
+        let mut rows = Rows::default();
         for b in 0..skeleton.bindings {
             let answer = memo
-                .character(&self.globals[memo.global], b)
+                .character(&base, b, &mut rows)
                 .map(|c| &memo.answers[c as usize * skeleton.bindings + b]);
             match answer.map(Cell::get) {
                 Some(UNKNOWN) | None => {

@@ -102,19 +102,21 @@ impl<S: Structure> Engine<S> {
     ) -> Result<R, Clash> {
         let root = self.s.save::<TRAIL>();
         let mut clash = None;
-        let mut done = 0;
-        for k in 0..forced.len() {
-            if let Some(c) = self.check_forced(forced, k) {
-                clash = Some(c);
-                break;
+        let mut ignored = 0;
+        if !self.s.commit_forced_if_free::<TRAIL>(forced, &mut ignored) {
+            let mut done = 0;
+            for k in 0..forced.len() {
+                if let Some(c) = self.check_forced(forced, k) {
+                    clash = Some(c);
+                    break;
+                }
+                self.claim_items(forced, k);
+                done = k + 1;
             }
-            self.claim_items(forced, k);
-            done = k + 1;
-        }
-        self.release_claims(&forced[..done]);
-        if clash.is_none() {
-            let mut ignored = 0;
-            self.s.commit_forced::<TRAIL>(forced, &mut ignored);
+            self.release_claims(&forced[..done]);
+            if clash.is_none() {
+                self.s.commit_forced::<TRAIL>(forced, &mut ignored);
+            }
         }
         self.s.forget_forced_moves();
         let result = match clash {

@@ -173,7 +173,7 @@ fn clash(first: OptionId, second: OptionId, item: ItemId, kind: ClashKind) -> Cl
 mod tests {
     use super::*;
     use crate::solve::{SearchConfig, Solver};
-    use crate::testing::Rng;
+    use crate::testing::{Rng, random_problem};
 
     /// The number of solutions of `p` with `forced` committed.
     fn count(p: &Problem, forced: &[OptionId]) -> u128 {
@@ -188,57 +188,6 @@ mod tests {
         }
     }
 
-    /// A random problem with primary items (some with bounds), secondary and colored
-    /// items.
-    fn random_problem(rng: &mut Rng) -> Problem {
-        let mut p = Problem::new();
-        let primaries = 2 + rng.next(5) as usize;
-        let secondaries = rng.next(4) as usize;
-        for i in 0..primaries {
-            let bounds = match rng.next(6) {
-                0 => Bounds { lo: 0, hi: Some(2) },
-                1 => Bounds { lo: 1, hi: Some(2) },
-                2 => Bounds { lo: 2, hi: Some(2) },
-                3 => Bounds { lo: 1, hi: None },
-                _ => Bounds::EXACTLY_ONCE,
-            };
-            p.add_item(
-                format!("p{i}"),
-                ItemKind::Primary { bounds },
-                Default::default(),
-            );
-        }
-        for i in 0..secondaries {
-            p.add_item(format!("s{i}"), ItemKind::Secondary, Default::default());
-        }
-        for _ in 0..4 + rng.next(10) {
-            let mut entries = Vec::new();
-            for i in 0..primaries + secondaries {
-                if rng.next(3) == 0 {
-                    let color = (i >= primaries && rng.next(2) == 0)
-                        .then(|| p.intern_color(["a", "b"][rng.next(2) as usize]));
-                    entries.push(Entry {
-                        item: ItemId(i as u32),
-                        color,
-                    });
-                }
-            }
-            if entries.is_empty() {
-                entries.push(Entry {
-                    item: ItemId(rng.next(primaries as u64) as u32),
-                    color: None,
-                });
-            }
-            p.add_option(Opt {
-                name: None,
-                entries,
-                cost: None,
-                origin: Default::default(),
-            });
-        }
-        p
-    }
-
     /// On random problems and random forced sets: the reduced problem has as many
     /// solutions as the original with the forced options, or the forced options clash
     /// and the original with them has none.
@@ -247,7 +196,7 @@ mod tests {
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
         let (mut reduced, mut clashed) = (0, 0);
         for case in 0..3000 {
-            let p = random_problem(&mut rng);
+            let p = random_problem(&mut rng, true);
             let forced: Vec<OptionId> = (0..rng.next(3))
                 .map(|_| OptionId(rng.next(p.options.len() as u64) as u32))
                 .collect();

@@ -95,6 +95,18 @@ pub(crate) trait Structure {
     /// state is that of committing them one after another.
     fn commit_forced<const TRAIL: bool>(&mut self, forced: &[OptionId], updates: &mut u64);
 
+    /// [`Structure::commit_forced`] when the forced options are known not to clash,
+    /// at less cost than checking them item by item, and then `true`; `false` (and
+    /// nothing committed) when it cannot tell: the caller checks each, reports a clash
+    /// it finds, and commits them if there is none.
+    fn commit_forced_if_free<const TRAIL: bool>(
+        &mut self,
+        _forced: &[OptionId],
+        _updates: &mut u64,
+    ) -> bool {
+        false
+    }
+
     /// The option of candidate `x`.
     fn option_of(&self, x: u32) -> OptionId;
 

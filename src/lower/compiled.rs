@@ -90,6 +90,12 @@ impl Memo {
     /// The memo of `force`, whose prefix made `skeleton`, or `None` when a step of
     /// the path is not an integer known without the record.
     fn new(force: &CompiledForce, skeleton: &Skeleton, globals: &[Value]) -> Option<Memo> {
+        let bytes = skeleton.bindings * 128 * std::mem::size_of::<u32>();
+        if skeleton.bindings > MAX_MEMO_BINDINGS
+            || budget::in_use().saturating_add(bytes) > budget::budget()
+        {
+            return None;
+        }
         let Some(CClause::Let(_, CExpr::Path(base, path))) = force.clauses.get(force.prefix) else {
             return None;
         };
@@ -178,6 +184,11 @@ fn element(at: &Value, k: i64) -> Option<&Value> {
 struct Rows<'v> {
     last: Option<(&'v [i64], &'v [u8])>,
 }
+
+/// Most bindings of a prefix that a [`Memo`] is made for: its table is 512 bytes a
+/// binding (8 MiB at most, a grid of 128 by 128 cells); a longer prefix is replayed
+/// without one, as is any when the table would not fit in the memory budget.
+const MAX_MEMO_BINDINGS: usize = 1 << 14;
 
 /// A memo entry not evaluated yet.
 const UNKNOWN: u32 = u32::MAX;
@@ -1323,6 +1334,25 @@ mod tests {
             }
         }
         assert_eq!(known, Some(seen.len()));
+    }
+
+    /// A prefix of more bindings than a memo is made for runs without one, and agrees.
+    #[test]
+    fn no_memo_past_its_largest_table() {
+        let n = super::MAX_MEMO_BINDINGS + 1;
+        let text = format!(
+            "param puzzle: grid[1, {n}]\n\
+             item cell[c] for c in 0..{n}\n\
+             option put[c, v] for c in 0..{n}, v in \"ab\"\n\
+             \x20   covers cell[c]\n\
+             force put[c, puzzle[0][c]] for c in 0..{n} where puzzle[0][c] in \"ab\""
+        );
+        let records: Vec<String> = ["a.b", "bb.", "..a"]
+            .iter()
+            .map(|p| p.repeat(n / 3 + 1)[..n].to_string())
+            .collect();
+        let records: Vec<&str> = records.iter().map(String::as_str).collect();
+        assert_eq!(agree_on(&text, &records), (3, None));
     }
 
     /// When the options depend on the record, an option's number does too: nothing

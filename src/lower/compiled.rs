@@ -131,50 +131,30 @@ impl Memo {
     #[inline(always)]
     fn character<'v>(&'v self, base: &'v Value, b: usize, rows: &mut Rows<'v>) -> Option<u8> {
         let (&last, steps) = self.steps[b * self.width..][..self.width].split_last()?;
-        if let Some((prefix, text)) = rows.last
-            && prefix == steps
-        {
-            let k = usize::try_from(last).ok()?;
-            return text.get(k).copied();
-        }
-        let c = self.walk(base, steps, last);
-        rows.last = None;
-        if let Some(Value::Str(text)) = self.reach(base, steps)
-            && text.is_ascii()
-        {
-            rows.last = Some((steps, text.as_bytes()));
-        }
-        c
-    }
-
-    /// The value reached by `steps` from `base`, each an element of a list or tuple.
-    fn reach<'v>(&self, base: &'v Value, steps: &[i64]) -> Option<&'v Value> {
-        let mut at = base;
-        for &k in steps {
-            at = element(at, k)?;
-        }
-        Some(at)
-    }
-
-    /// [`Memo::character`] read down the value.
-    fn walk(&self, base: &Value, steps: &[i64], last: i64) -> Option<u8> {
-        match self.reach(base, steps)? {
-            Value::Str(text) => ops::ascii_at(text, last),
-            at => match element(at, last)? {
-                Value::Str(t) if let &[c] = t.as_bytes() => c.is_ascii().then_some(c),
-                _ => None,
-            },
-        }
-    }
-}
-
-/// Element `k` of a list or tuple, as [`ops::element`] answers for an integer index.
-fn element(at: &Value, k: i64) -> Option<&Value> {
-    let k = usize::try_from(k).ok()?;
-    match at {
-        Value::List(xs) => xs.get(k),
-        Value::Tuple(xs) => xs.get(k),
-        _ => None,
+        let text = match rows.last {
+            Some((prefix, text)) if prefix == steps => text,
+            _ => {
+                let mut at = base;
+                for &k in steps {
+                    at = ops::element(at, &Value::Int(k))?;
+                }
+                match at {
+                    Value::Str(text) if text.is_ascii() => {
+                        rows.last = Some((steps, text.as_bytes()));
+                        text.as_bytes()
+                    }
+                    // A string that is not ASCII: its characters are not its bytes.
+                    Value::Str(_) => return None,
+                    at => match ops::element(at, &Value::Int(last))? {
+                        Value::Str(t) if let &[c] = t.as_bytes() => {
+                            return c.is_ascii().then_some(c);
+                        }
+                        _ => return None,
+                    },
+                }
+            }
+        };
+        text.get(usize::try_from(last).ok()?).copied()
     }
 }
 
@@ -515,15 +495,6 @@ impl CompiledForce {
                 Err(_) => return false,
             }
         }
-        let ascii_sets = globals
-            .iter()
-            .map(|g| match g {
-                Value::Str(s) if !s.is_empty() && s.is_ascii() => {
-                    Some(s.bytes().fold(0u128, |m, b| m | 1 << b))
-                }
-                _ => None,
-            })
-            .collect();
         let mut run = Runner {
             force: self,
             fam,
@@ -534,7 +505,7 @@ impl CompiledForce {
             step_limit: env.step_limit() as u128,
             out,
             chars: AsciiChars::shared(),
-            ascii_sets,
+            ascii_sets: OnceCell::new(),
             snapshot: None,
         };
         let skeleton = match self.prefix {
@@ -700,8 +671,9 @@ struct Runner<'r> {
     snapshot: Option<(Vec<Value>, usize, u128)>,
     chars: Rc<AsciiChars>,
     /// For each top-level value read that is a nonempty string of ASCII characters,
-    /// the set of its characters as bits.
-    ascii_sets: Vec<Option<u128>>,
+    /// the set of its characters as bits; made when first tested (a record answered
+    /// by the memo tests nothing).
+    ascii_sets: OnceCell<Vec<Option<u128>>>,
 }
 
 impl Runner<'_> {
@@ -931,7 +903,16 @@ impl Runner<'_> {
     /// mask. `None` otherwise.
     #[inline(always)]
     fn in_ascii_set(&self, x: &Value, g: usize) -> Option<bool> {
-        let mask = self.ascii_sets[g]?;
+        let sets = self.ascii_sets.get_or_init(|| {
+            let set = |g: &Value| match g {
+                Value::Str(s) if !s.is_empty() && s.is_ascii() => {
+                    Some(s.bytes().fold(0u128, |m, b| m | 1 << b))
+                }
+                _ => None,
+            };
+            self.globals.iter().map(set).collect()
+        });
+        let mask = sets[g]?;
         match x {
             Value::Str(x)
                 if let &[b] = x.as_bytes()

@@ -217,19 +217,36 @@ impl Bits {
     /// active primary item left with no option, and notes the items left with one.
     #[inline(always)]
     fn take<const CHECK: bool>(&mut self, x: u32, updates: &mut u64) -> bool {
-        let w = self.words;
         let x = x as usize;
-        let excluded: &[u64] = if self.excludes.is_empty() {
+        let row = if self.excludes.is_empty() {
             self.exclusion_of(x);
-            &self.kill
+            None
         } else {
-            &self.excludes[x * w..][..w]
+            Some(x)
         };
+        self.cover_own(x, updates);
+        self.kill_excluded::<CHECK>(row, updates)
+    }
+
+    /// Marks option `x`'s primary items covered.
+    #[inline(always)]
+    fn cover_own(&mut self, x: usize, updates: &mut u64) {
         let own = &self.primary[self.own(x)];
         for &p in own {
             self.count[p as usize] += COVERED;
         }
         *updates += own.len() as u64;
+    }
+
+    /// The second half of a commit ([`Kills`]) on the options of row `row` of
+    /// [`Bits::excludes`], or of `kill` when `None`.
+    #[inline(always)]
+    fn kill_excluded<const CHECK: bool>(&mut self, row: Option<usize>, updates: &mut u64) -> bool {
+        let w = self.words;
+        let excluded = match row {
+            Some(x) => &self.excludes[x * w..][..w],
+            None => &self.kill[..],
+        };
         Kills {
             excluded,
             live: &mut self.live,
@@ -241,6 +258,28 @@ impl Bits {
             updates,
         }
         .dispatch::<CHECK>(self.arity)
+    }
+
+    /// Puts in `kill` the union of the exclusion rows of the options `forced`, and of
+    /// the options themselves, and returns whether none of them was in the union of
+    /// those before it. An option shares a primary item with one before it, takes a
+    /// secondary item in another color or in none, or is the same option again,
+    /// exactly when it is in that union. (An option of colored secondary items alone
+    /// is not in its own row, and forced twice it is still a clash; taking it out with
+    /// the rest changes no count, as it has no primary item.) Needs the rows.
+    fn forced_union(&mut self, forced: &[OptionId]) -> bool {
+        let w = self.words;
+        self.kill.fill(0);
+        let mut free = true;
+        for &o in forced {
+            let x = o.0 as usize;
+            free &= self.kill[x / 64] >> (x % 64) & 1 == 0;
+            for (u, e) in self.kill.iter_mut().zip(&self.excludes[x * w..][..w]) {
+                *u |= e;
+            }
+            self.kill[x / 64] |= 1 << (x % 64);
+        }
+        free
     }
 
     /// Where option `x`'s primary items are in [`Bits::primary`].
@@ -264,27 +303,13 @@ impl Bits {
     }
 
     /// Takes out the primary items of the options `forced` and the live options of
-    /// `union`, the union of what they exclude, as committing them one after another
-    /// would (no option is killed twice either way).
-    fn take_union(&mut self, forced: &[OptionId], union: &[u64], updates: &mut u64) {
+    /// `kill`, the union of what they exclude ([`Bits::forced_union`]), as committing
+    /// them one after another would (no option is killed twice either way).
+    fn take_union(&mut self, forced: &[OptionId], updates: &mut u64) {
         for &o in forced {
-            let own = &self.primary[self.own(o.0 as usize)];
-            for &p in own {
-                self.count[p as usize] += COVERED;
-            }
-            *updates += own.len() as u64;
+            self.cover_own(o.0 as usize, updates);
         }
-        Kills {
-            excluded: union,
-            live: &mut self.live,
-            count: &mut self.count,
-            primary: &self.primary,
-            primary_at: &self.primary_at,
-            forced_moves: &mut self.forced_moves,
-            list: &mut self.list,
-            updates,
-        }
-        .dispatch::<false>(self.arity);
+        self.kill_excluded::<false>(None, updates);
     }
 
     /// Computes into `kill` the options that option `x` excludes: those of its items,
@@ -518,26 +543,14 @@ impl Structure for Bits {
             }
             return;
         }
-        let w = self.words;
-        let mut union = std::mem::take(&mut self.kill);
-        union.fill(0);
-        for &o in forced {
-            let x = o.0 as usize;
-            for (u, e) in union.iter_mut().zip(&self.excludes[x * w..][..w]) {
-                *u |= e;
-            }
-        }
-        self.take_union(forced, &union, updates);
-        self.kill = union;
+        self.forced_union(forced);
+        self.take_union(forced, updates);
     }
 
-    /// With the exclusions precomputed: each forced option is tested against the union
-    /// of those of the options before it. An option shares a primary item with one
-    /// before it, or takes a secondary item in another color or none, or is the same
-    /// option again, exactly when it is in that union (with the options themselves);
-    /// a sudoku record's clues are
-    /// then seventeen bit tests, not a lookup per item, and the union is the one
-    /// [`Bits::commit_forced`] takes out.
+    /// With the exclusions precomputed: the forced options clash exactly when one of
+    /// them is in the union of what those before it exclude ([`Bits::forced_union`]),
+    /// so a sudoku record's clues are seventeen bit tests, not a lookup per item, and
+    /// that union is the batch [`Bits::commit_forced`] takes out.
     fn commit_forced_if_free<const TRAIL: bool>(
         &mut self,
         forced: &[OptionId],
@@ -546,25 +559,10 @@ impl Structure for Bits {
         if self.excludes.is_empty() {
             return false;
         }
-        let w = self.words;
-        let mut union = std::mem::take(&mut self.kill);
-        union.fill(0);
-        let free = forced.iter().all(|&o| {
-            let x = o.0 as usize;
-            let free = union[x / 64] >> (x % 64) & 1 == 0;
-            for (u, e) in union.iter_mut().zip(&self.excludes[x * w..][..w]) {
-                *u |= e;
-            }
-            // An option of colored secondary items alone does not exclude itself, and
-            // forced twice it is still a clash. Taking it out with the union changes
-            // no count: it has no primary item.
-            union[x / 64] |= 1 << (x % 64);
-            free
-        });
+        let free = self.forced_union(forced);
         if free {
-            self.take_union(forced, &union, updates);
+            self.take_union(forced, updates);
         }
-        self.kill = union;
         free
     }
 

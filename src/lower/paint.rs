@@ -75,7 +75,7 @@ pub struct Paints {
     /// Whether some cell is layered.
     layered: bool,
     /// See [`Paints::places`]; made on first use, forgotten when cells are added.
-    places: OnceLock<Option<Vec<u32>>>,
+    places: OnceLock<Vec<u32>>,
 }
 
 /// In [`Paints::places`]: an option that does not paint exactly one cell.
@@ -89,6 +89,19 @@ pub struct Frame {
     pub rows: (i32, i32),
     /// The least and greatest column.
     pub cols: (i32, i32),
+}
+
+impl Frame {
+    /// How many columns and rows it spans.
+    pub fn size(&self) -> (usize, usize) {
+        let span = |(lo, hi): (i32, i32)| hi.abs_diff(lo) as usize + 1;
+        (span(self.cols), span(self.rows))
+    }
+
+    /// Where `p` is in it, row by row.
+    pub fn place(&self, p: &Painted) -> usize {
+        p.row.abs_diff(self.rows.0) as usize * self.size().0 + p.col.abs_diff(self.cols.0) as usize
+    }
 }
 
 impl Paints {
@@ -173,26 +186,19 @@ impl Paints {
     pub fn places(&self, max: usize) -> Option<&[u32]> {
         let frame = self.frame()?;
         let bytes = self.bytes()?;
-        let across = frame.cols.1.abs_diff(frame.cols.0) as usize + 1;
-        let height = frame.rows.1.abs_diff(frame.rows.0) as usize + 1;
+        let (across, height) = frame.size();
         if height.saturating_mul(across) > max.min(1 << 24) {
             return None;
         }
         let places = self.places.get_or_init(|| {
-            let place = |p: &Painted| {
-                let at = p.row.abs_diff(frame.rows.0) as usize * across
-                    + p.col.abs_diff(frame.cols.0) as usize;
-                (at as u32) << 8 | u32::from(bytes[p.text.index()])
-            };
-            let table = (0..self.ends.len())
+            (0..self.ends.len())
                 .map(|k| match self.of(OptionId(k as u32)) {
-                    [p] => place(p),
+                    [p] => (frame.place(p) as u32) << 8 | u32::from(bytes[p.text.index()]),
                     _ => NOT_ONE_CELL,
                 })
-                .collect();
-            Some(table)
+                .collect()
         });
-        places.as_deref()
+        Some(places)
     }
 
     /// The byte of each text by number, when every text is one byte (an ASCII

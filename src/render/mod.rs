@@ -39,9 +39,7 @@ pub fn paint(paints: &Paints, chosen: &[OptionId]) -> Option<Vec<String>> {
 /// no string per row: printing a sudoku record's grid is then one buffer.
 pub fn write_grid(families: &Families, chosen: &[OptionId], out: &mut String) -> bool {
     let paints = &families.paints;
-    if let Some(bytes) = paints.bytes()
-        && let Some(written) = write_bytes(paints, bytes, chosen, out)
-    {
+    if let Some(written) = write_bytes(paints, chosen, out) {
         return written;
     }
     let rows = match Dense::lay_out(paints, chosen) {
@@ -59,26 +57,16 @@ pub fn write_grid(families: &Families, chosen: &[OptionId], out: &mut String) ->
     rows.is_some()
 }
 
-/// [`write_grid`] when every text is one byte, `bytes[t]` that of text `t`, and the
-/// cells that may be painted fill a small box ([`Paints::frame`]): the chosen cells are
-/// drawn onto a grid of bytes the size of that box (0 where nothing is painted), and
-/// the rows and columns they reach are written. `None` otherwise.
-fn write_bytes(
-    paints: &Paints,
-    bytes: &[u8],
-    chosen: &[OptionId],
-    out: &mut String,
-) -> Option<bool> {
-    let frame = paints.frame()?;
+/// [`write_grid`] when every text is one byte ([`Paints::bytes`]) and the cells that
+/// may be painted fill a small box ([`Paints::frame`]): the chosen cells are drawn onto
+/// a grid of bytes the size of that box (0 where nothing is painted), and the rows and
+/// columns they reach are written. `None` otherwise.
+fn write_bytes(paints: &Paints, chosen: &[OptionId], out: &mut String) -> Option<bool> {
     let places = paints.places(MAX_FRAME)?;
-    let across = frame.cols.1.abs_diff(frame.cols.0) as usize + 1;
-    let height = frame.rows.1.abs_diff(frame.rows.0) as usize + 1;
+    let (frame, bytes) = (paints.frame()?, paints.bytes()?);
+    let (across, height) = frame.size();
     let mut grid = vec![0u8; height * across];
-    let place = |grid: &mut [u8], p: &Painted| {
-        let at =
-            p.row.abs_diff(frame.rows.0) as usize * across + p.col.abs_diff(frame.cols.0) as usize;
-        grid[at] = bytes[p.text.index()];
-    };
+    let place = |grid: &mut [u8], p: &Painted| grid[frame.place(p)] = bytes[p.text.index()];
     for p in paints.canvas() {
         place(&mut grid, p);
     }

@@ -35,5 +35,6 @@ pub mod solve;
 pub mod source;
 pub mod symmetry;
 pub mod syntax;
+pub mod task;
 #[cfg(test)]
 mod testing;

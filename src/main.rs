@@ -10,6 +10,11 @@ use dlxc::cli::{
 use dlxc::render::svg::Lattice;
 use dlxc::solve::EngineChoice;
 
+/// Every allocation counted, so that the memory budget (`--max-memory`) is enforced:
+/// a model that grows too large ends in a coded error, not in the out-of-memory killer.
+#[global_allocator]
+static ALLOCATOR: cap::Cap<std::alloc::System> = cap::Cap::new(std::alloc::System, usize::MAX);
+
 /// Exact cover, declaratively: compile `.dlx` models and solve them with Dancing Links.
 ///
 /// Exit codes: 0 solved, 1 no solution, 2 bad input or usage (with --data: some record
@@ -349,6 +354,16 @@ fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
+    // The allocator and the signal handler are the program's, not the library's: a
+    // program that embeds dlxc keeps its own.
+    dlxc::lower::budget::set_gauge(|| ALLOCATOR.allocated());
+    // If a handler cannot be installed (another one exists), Ctrl-C keeps its default
+    // meaning: end the process. Nothing is lost but the final statistics.
+    let _ = ctrlc::set_handler(|| {
+        if let Some(code) = cli::on_interrupt() {
+            std::process::exit(code);
+        }
+    });
     if let Some(bytes) = cli.max_memory {
         dlxc::lower::budget::set_budget(bytes);
     }

@@ -71,3 +71,14 @@ pub(crate) fn random_problem(rng: &mut Rng, bounds: bool) -> Problem {
     }
     p
 }
+
+/// The unit tests' allocator: the library installs none (a program that embeds it keeps
+/// its own), so its test binary counts its allocations as the `dlxc` binary does, and
+/// the budget's tests see real figures.
+#[global_allocator]
+static ALLOCATOR: cap::Cap<std::alloc::System> = cap::Cap::new(std::alloc::System, usize::MAX);
+
+/// Points the memory budget at the test binary's allocator.
+pub(crate) fn install_gauge() {
+    crate::lower::budget::set_gauge(|| ALLOCATOR.allocated());
+}

@@ -36,6 +36,11 @@ use std::time::{Duration, Instant};
 use dlxc::cli::{Command, Emit, ModelArgs, SearchArgs, execute};
 use dlxc::diag::RenderStyle;
 
+/// Allocations counted as the `dlxc` binary counts them, so that the memory budget
+/// holds here too: the library installs no allocator of its own.
+#[global_allocator]
+static ALLOCATOR: cap::Cap<std::alloc::System> = cap::Cap::new(std::alloc::System, usize::MAX);
+
 #[path = "common/rng.rs"]
 mod rng;
 use rng::Rng;
@@ -514,6 +519,7 @@ fn env_u64(name: &str, default: u64) -> u64 {
 
 /// Runs every target in a thread with the main thread's stack, as the binary runs.
 fn run_all(cases: u64, seconds: u64, seed: u64, slow: Duration) -> Vec<String> {
+    dlxc::lower::budget::set_gauge(|| ALLOCATOR.allocated());
     dlxc::lower::budget::set_budget(BUDGET);
     let mut findings = Vec::new();
     let only = std::env::var("DLXC_FUZZ_TARGETS").unwrap_or_default();

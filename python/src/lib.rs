@@ -18,10 +18,16 @@ mod shard;
 
 use pyo3::prelude::*;
 
+/// The Rust side's allocations counted, so that the library's memory budget holds in
+/// Python as on the command line: the library chooses no allocator of its own.
+#[global_allocator]
+static ALLOCATOR: cap::Cap<std::alloc::System> = cap::Cap::new(std::alloc::System, usize::MAX);
+
 /// The extension module.
 #[pymodule]
 fn _dlxc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    dlxc::lower::budget::set_gauge(|| ALLOCATOR.allocated());
     m.add_class::<model::Model>()?;
     m.add_class::<search::Solution>()?;
     m.add_class::<search::Solutions>()?;

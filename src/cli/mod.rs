@@ -337,36 +337,36 @@ pub(crate) fn busy(doing: Option<String>) {
     }
 }
 
-/// The interrupt flag set by Ctrl-C. Installed once, when a command starts.
-///
-/// While the command is [`busy`] (reading or compiling), Ctrl-C ends it at once with a
-/// notice and exit code 3: nothing has been printed, so nothing is lost. Otherwise it
-/// raises the flag, which the search and the record loop look at; they stop, say what
-/// was done, and exit with 3. A second Ctrl-C while the flag is raised ends the process
-/// at once (130), so a stuck phase can always be stopped.
+/// The interrupt flag the search and the record loop look at: raised by the program's
+/// Ctrl-C handler (the `dlxc` binary installs one, see [`on_interrupt`]); a library
+/// caller can raise it to stop a command.
 pub fn interrupt_flag() -> Arc<AtomicBool> {
     static FLAG: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
-    Arc::clone(FLAG.get_or_init(|| {
-        let flag = Arc::new(AtomicBool::new(false));
-        let f = Arc::clone(&flag);
-        // If a handler cannot be installed (another one exists), Ctrl-C keeps its
-        // default meaning: end the process. Nothing is lost but the final statistics.
-        let _ = ctrlc::set_handler(move || {
-            let doing = BUSY.lock().ok().and_then(|b| b.clone());
-            if let Some(doing) = doing {
-                let _ = writeln!(
-                    io::stderr(),
-                    "interrupted while {doing}: nothing was solved"
-                );
-                std::process::exit(i32::from(EXIT_CUT_SHORT));
-            }
-            if f.swap(true, Ordering::SeqCst) {
-                let _ = writeln!(io::stderr(), "interrupted again: stopping at once");
-                std::process::exit(130);
-            }
-        });
-        flag
-    }))
+    Arc::clone(FLAG.get_or_init(|| Arc::new(AtomicBool::new(false))))
+}
+
+/// What Ctrl-C (or SIGTERM, SIGHUP) should do now, for the program's signal handler.
+///
+/// While the command is [`busy`] (reading or compiling), the process ends at once with
+/// a notice and exit code 3: nothing has been printed, so nothing is lost. Otherwise the
+/// [`interrupt_flag`] is raised, which the search and the record loop look at; they
+/// stop, say what was done, and exit with 3. A second interrupt while the flag is
+/// raised ends the process at once (130), so a stuck phase can always be stopped.
+/// Returns the exit code to end the process with now, if any, after printing why.
+pub fn on_interrupt() -> Option<i32> {
+    let doing = BUSY.lock().ok().and_then(|b| b.clone());
+    if let Some(doing) = doing {
+        let _ = writeln!(
+            io::stderr(),
+            "interrupted while {doing}: nothing was solved"
+        );
+        return Some(i32::from(EXIT_CUT_SHORT));
+    }
+    if interrupt_flag().swap(true, Ordering::SeqCst) {
+        let _ = writeln!(io::stderr(), "interrupted again: stopping at once");
+        return Some(130);
+    }
+    None
 }
 
 /// The engine settings for one search.

@@ -8,13 +8,19 @@
 //! in one atomic), and the loops that grow a problem ask [`exceeded`] as they go, so a
 //! model that grows too large ends in a coded error naming what grew, not in the
 //! out-of-memory killer.
+//!
+//! The library does not choose the process's allocator: a program that embeds dlxc
+//! keeps its own `#[global_allocator]`. The program that owns the allocator says how
+//! to read the total with [`set_gauge`] (the `dlxc` binary and the Python module wrap
+//! the system allocator in `cap::Cap` and install its `allocated`). Without a gauge the
+//! process's holdings are unknown, [`in_use`] reads 0 and the budget is not enforced:
+//! the size limit (`--max-size`) still is.
 
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use cap::Cap;
-
-#[global_allocator]
-static ALLOCATOR: Cap<std::alloc::System> = Cap::new(std::alloc::System, usize::MAX);
+/// How to read the bytes the process holds, installed once by the allocator's owner.
+static GAUGE: OnceLock<fn() -> usize> = OnceLock::new();
 
 /// The budget in bytes; 0 until set, meaning [`default_budget`].
 static BUDGET: AtomicUsize = AtomicUsize::new(0);
@@ -22,9 +28,21 @@ static BUDGET: AtomicUsize = AtomicUsize::new(0);
 /// The default budget when the physical memory cannot be read.
 const FALLBACK: usize = 4 << 30;
 
-/// Bytes the process holds now.
+/// Installs the gauge the budget reads: a function that returns the bytes the process
+/// holds now (for example `|| ALLOCATOR.allocated()` of a `cap::Cap` global allocator).
+/// The first gauge stays; whether this one was installed.
+pub fn set_gauge(gauge: fn() -> usize) -> bool {
+    GAUGE.set(gauge).is_ok()
+}
+
+/// Whether a gauge is installed, so that the budget is enforced.
+pub fn measured() -> bool {
+    GAUGE.get().is_some()
+}
+
+/// Bytes the process holds now, as the gauge reads them; 0 without one.
 pub fn in_use() -> usize {
-    ALLOCATOR.allocated()
+    GAUGE.get().map_or(0, |g| g())
 }
 
 /// Sets the budget in bytes (`--max-memory`).
@@ -139,6 +157,7 @@ mod tests {
 
     #[test]
     fn allocations_are_counted() {
+        crate::testing::install_gauge();
         // black_box: an allocation nobody reads may be elided by the optimizer (it is,
         // in a release build with thin LTO), and then nothing is counted. Other tests
         // allocate and free on other threads, so only a lower bound holds.

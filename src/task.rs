@@ -1,0 +1,434 @@
+//! What a run is asked to do, validated once, before anything is compiled.
+//!
+//! A [`Request`] is what the front end was given (the command line's flags, Python's
+//! keyword arguments): the search mode, how the work is spread, the limits. [`Task::new`]
+//! turns it into a [`Task`] or refuses it, and [`Task::fit`] checks it against what the
+//! model is (an objective, declared symmetries, records of a data file) before the
+//! model is lowered. Every combination of the mode and spread flags is either
+//! supported or refused here, with a code and a help line: no flag is ever silently
+//! ignored. This follows ripgrep's `HiArgs`: raw arguments become a validated
+//! configuration before any work starts, so the code that runs the search never has
+//! to ask whether a combination makes sense.
+//!
+//! The one refusal that needs the lowered problem (a checkpoint on an engine that
+//! cannot hand its search over) is made by [`crate::run`], with the same code.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::diag::report::Report;
+use crate::solve::EngineChoice;
+
+/// Shard `k` of `n` (`--shard K/N`), 1-based.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// Which shard, from 1.
+    pub k: usize,
+    /// Of how many.
+    pub n: usize,
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.k, self.n)
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let bad = || format!("expected K/N with 1 <= K <= N, such as 3/8; found `{s}`");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let (k, n) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if k == 0 || k > n {
+            return Err(bad());
+        }
+        Ok(Shard { k, n })
+    }
+}
+
+/// What the search looks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The first solution (with an objective: one optimal solution).
+    First,
+    /// Up to this many solutions (with an objective: optimal ones).
+    Limit(u64),
+    /// Every solution (with an objective: every optimal one).
+    All,
+    /// The number of solutions, or, with `Some(n)`, whether there are at least `n`
+    /// (the search stops at the n-th).
+    Count(Option<u64>),
+}
+
+impl Mode {
+    /// Whether solutions are counted rather than shown.
+    pub fn counts(self) -> bool {
+        matches!(self, Mode::Count(_))
+    }
+
+    /// How many solutions the search may stop after, if any.
+    pub fn max_solutions(self) -> Option<u128> {
+        match self {
+            Mode::First => Some(1),
+            Mode::Limit(k) | Mode::Count(Some(k)) => Some(u128::from(k)),
+            Mode::All | Mode::Count(None) => None,
+        }
+    }
+
+    /// Whether the search looks for more than one solution (so it may spread over
+    /// threads: the first solution alone stays on one, so that it is the same on every
+    /// machine).
+    pub fn many(self) -> bool {
+        !matches!(self, Mode::First)
+    }
+}
+
+/// Checkpoints of a count: where, and how often.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checkpointing {
+    /// The file written.
+    pub path: PathBuf,
+    /// Time between writes.
+    pub every: Duration,
+}
+
+/// What the front end was asked, before validation. The default is the first solution
+/// on one thread, with no limits.
+#[derive(Clone, Debug, Default)]
+pub struct Request {
+    /// `--all`.
+    pub all: bool,
+    /// `--limit N`.
+    pub limit: Option<u64>,
+    /// `--count`.
+    pub count: bool,
+    /// `--up-to-symmetry`.
+    pub up_to_symmetry: bool,
+    /// `--engine`.
+    pub engine: EngineChoice,
+    /// `--threads` (0 and 1: one).
+    pub threads: usize,
+    /// `--shard K/N`.
+    pub shard: Option<Shard>,
+    /// `--checkpoint FILE`.
+    pub checkpoint: Option<PathBuf>,
+    /// `--checkpoint-every SECONDS`, when given.
+    pub checkpoint_every: Option<Duration>,
+    /// `--resume FILE`.
+    pub resume: Option<PathBuf>,
+    /// `--progress` (asked for explicitly).
+    pub progress: bool,
+    /// `--time-limit`.
+    pub time_limit: Option<Duration>,
+    /// `--node-limit`.
+    pub node_limit: Option<u64>,
+}
+
+/// What the model is, as far as the task cares: known after checking, before lowering.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Traits {
+    /// It has an objective (`minimize`, `maximize`, or a file with costs).
+    pub objective: bool,
+    /// It is a problem file, which has no way to declare symmetries.
+    pub file: bool,
+    /// It declares symmetries.
+    pub symmetry: bool,
+    /// Its instances come from the records of a data file.
+    pub data: bool,
+    /// Its objective comes from the costs of a problem file (DLX5), not a model.
+    pub costs_file: bool,
+}
+
+/// A validated task: what to search for, how to spread it, when to give up.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Task {
+    /// What the search looks for.
+    pub mode: Mode,
+    /// Solutions up to the model's declared symmetries.
+    pub up_to_symmetry: bool,
+    /// Which engine searches (branch and bound for an objective).
+    pub engine: EngineChoice,
+    /// Threads (at least 1).
+    pub threads: usize,
+    /// Count only this shard.
+    pub shard: Option<Shard>,
+    /// Write checkpoints of the count.
+    pub checkpoint: Option<Checkpointing>,
+    /// Go on from this checkpoint.
+    pub resume: Option<PathBuf>,
+    /// Stop after this much time.
+    pub time_limit: Option<Duration>,
+    /// Stop after this many nodes.
+    pub node_limit: Option<u64>,
+}
+
+/// How often a checkpoint is written unless `--checkpoint-every` says otherwise.
+pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(60);
+
+/// A refusal: E0922 (or E0930 for symmetries), with what was asked, why it cannot be,
+/// and what to write instead.
+fn refuse(what: &str, why: &str, help: &str) -> Report {
+    Report::error("E0922", format!("{what} cannot be used here: {why}")).help(help)
+}
+
+impl Task {
+    /// Validates the flags among themselves.
+    pub fn new(r: &Request) -> Result<Task, Report> {
+        let mode = match (r.all, r.limit, r.count) {
+            (true, Some(_), _) => {
+                return Err(refuse(
+                    "--all with --limit",
+                    "--all prints every solution and --limit stops after N",
+                    "keep one of them",
+                ));
+            }
+            (true, None, true) => {
+                return Err(refuse(
+                    "--all with --count",
+                    "--all prints every solution and --count prints only their number",
+                    "keep one of them",
+                ));
+            }
+            (true, None, false) => Mode::All,
+            (false, limit, true) => Mode::Count(limit),
+            (false, Some(k), false) => Mode::Limit(k),
+            (false, None, false) => Mode::First,
+        };
+        if !mode.counts() {
+            let listing = match mode {
+                Mode::All => "--all lists solutions",
+                Mode::Limit(_) => "--limit without --count lists solutions",
+                _ => "the run shows its first solution",
+            };
+            for (given, flag, does) in [
+                (r.shard.is_some(), "--shard", "splits a count"),
+                (r.checkpoint.is_some(), "--checkpoint", "saves a count"),
+                (r.resume.is_some(), "--resume", "goes on with a saved count"),
+                (r.progress, "--progress", "shows how far a count has got"),
+            ] {
+                if given {
+                    return Err(refuse(
+                        flag,
+                        &format!("it {does}, and {listing}"),
+                        &format!("add --count to count the solutions, or leave {flag} out"),
+                    ));
+                }
+            }
+        }
+        if r.checkpoint_every.is_some() && r.checkpoint.is_none() {
+            return Err(refuse(
+                "--checkpoint-every",
+                "no --checkpoint FILE is written",
+                "add --checkpoint FILE, or leave --checkpoint-every out",
+            ));
+        }
+        let keeps_state = r.checkpoint.is_some() || r.resume.is_some();
+        if keeps_state && (matches!(mode, Mode::Count(Some(_))) || r.node_limit.is_some()) {
+            return Err(refuse(
+                "--checkpoint and --resume",
+                "a count with --node-limit or --limit is one sequential search",
+                "count without --node-limit and --limit, or without checkpoints",
+            ));
+        }
+        if r.up_to_symmetry
+            && let Some(flag) = [
+                (r.shard.is_some(), "--shard"),
+                (r.checkpoint.is_some(), "--checkpoint"),
+                (r.resume.is_some(), "--resume"),
+            ]
+            .iter()
+            .find_map(|&(given, flag)| given.then_some(flag))
+        {
+            return Err(refuse(
+                flag,
+                "--up-to-symmetry keeps one solution of each class, and shards and checkpoints keep the engine's count",
+                "count up to symmetry in one run (on every core with --threads), or leave --up-to-symmetry out",
+            ));
+        }
+        Ok(Task {
+            mode,
+            up_to_symmetry: r.up_to_symmetry,
+            engine: r.engine,
+            threads: r.threads.max(1),
+            shard: r.shard,
+            checkpoint: r.checkpoint.as_ref().map(|path| Checkpointing {
+                path: path.clone(),
+                every: r.checkpoint_every.unwrap_or(CHECKPOINT_EVERY),
+            }),
+            resume: r.resume.clone(),
+            time_limit: r.time_limit,
+            node_limit: r.node_limit,
+        })
+    }
+
+    /// Checks the task against what the model is, before it is lowered.
+    pub fn fit(&self, t: &Traits) -> Result<(), Report> {
+        if self.up_to_symmetry {
+            if t.file {
+                return Err(crate::symmetry::classes::no_symmetry(
+                    "--up-to-symmetry",
+                    "a problem file has no way to declare them",
+                    "write the problem as a `.dlx` model with `symmetry` declarations and run it with `dlxc run` (see `dlxc explain E0930`)",
+                ));
+            }
+            if !t.symmetry {
+                return Err(crate::symmetry::classes::no_symmetry(
+                    "--up-to-symmetry",
+                    "the model declares no symmetry",
+                    crate::symmetry::classes::DECLARE_SYMMETRIES,
+                ));
+            }
+            if t.objective {
+                return Err(refuse(
+                    "--up-to-symmetry",
+                    "the model has an objective, and solutions up to symmetry are listed, not optimized",
+                    "leave the option out: the optimum is the same up to symmetry",
+                ));
+            }
+        }
+        if t.objective {
+            if let Some(flag) = self.count_only_flag() {
+                return Err(if t.costs_file {
+                    refuse(
+                        flag,
+                        "a file with costs is optimized, not counted",
+                        "leave the option out: a file with costs is optimized on one thread",
+                    )
+                } else {
+                    refuse(
+                        flag,
+                        "the model has an objective, and these options are for plain counts",
+                        "leave the option out: a model with an objective is optimized on one thread",
+                    )
+                });
+            }
+            if self.engine != EngineChoice::Auto {
+                return Err(refuse(
+                    "--engine",
+                    "an objective is optimized by branch and bound, whatever engine is named",
+                    "leave --engine out",
+                ));
+            }
+        }
+        if t.data && (self.checkpoint.is_some() || self.resume.is_some()) {
+            return Err(refuse(
+                "--checkpoint and --resume",
+                "they keep one count, and --data makes a count for every record",
+                "give the record as a parameter (`-p`), or count the records without them",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The first of the options only a plain count takes (`--shard`, `--checkpoint`,
+    /// `--resume`), if any is given.
+    pub fn count_only_flag(&self) -> Option<&'static str> {
+        if self.shard.is_some() {
+            Some("--shard")
+        } else if self.checkpoint.is_some() {
+            Some("--checkpoint")
+        } else if self.resume.is_some() {
+            Some("--resume")
+        } else {
+            None
+        }
+    }
+
+    /// Whether the count keeps its state in a file (checkpoints or a resumed one).
+    pub fn keeps_state(&self) -> bool {
+        self.checkpoint.is_some() || self.resume.is_some()
+    }
+
+    /// Threads for a search that shows solutions: listing (`--all`, `--limit`) spreads
+    /// over them; the first solution alone stays on one.
+    pub fn listing_threads(&self) -> usize {
+        if self.mode.many() { self.threads } else { 1 }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn code(r: &Request) -> Option<String> {
+        Task::new(r)
+            .err()
+            .map(|e| miette::Diagnostic::code(&e).unwrap().to_string())
+    }
+
+    #[test]
+    fn listing_refuses_every_count_option() {
+        for (all, limit) in [(true, None), (false, Some(3)), (false, None)] {
+            let base = Request {
+                all,
+                limit,
+                ..Request::default()
+            };
+            let shard = Request {
+                shard: Some(Shard { k: 1, n: 2 }),
+                ..base.clone()
+            };
+            let ck = Request {
+                checkpoint: Some("x".into()),
+                ..base.clone()
+            };
+            let resume = Request {
+                resume: Some("x".into()),
+                ..base.clone()
+            };
+            for r in [shard, ck, resume] {
+                assert_eq!(code(&r).as_deref(), Some("dlx::E0922"), "{r:?}");
+            }
+            assert_eq!(code(&base), None);
+        }
+    }
+
+    #[test]
+    fn counts_take_the_spread() {
+        let r = Request {
+            count: true,
+            shard: Some(Shard { k: 2, n: 4 }),
+            checkpoint: Some("c".into()),
+            threads: 4,
+            ..Request::default()
+        };
+        let t = Task::new(&r).unwrap();
+        assert_eq!(t.mode, Mode::Count(None));
+        assert_eq!(t.checkpoint.unwrap().every, CHECKPOINT_EVERY);
+        let limited = Request {
+            limit: Some(5),
+            ..r
+        };
+        assert_eq!(code(&limited).as_deref(), Some("dlx::E0922"));
+    }
+
+    #[test]
+    fn traits_refuse_what_the_model_cannot_do() {
+        let count = Task::new(&Request {
+            count: true,
+            shard: Some(Shard { k: 1, n: 2 }),
+            ..Request::default()
+        })
+        .unwrap();
+        let goal = Traits {
+            objective: true,
+            ..Traits::default()
+        };
+        assert!(count.fit(&goal).is_err());
+        assert!(count.fit(&Traits::default()).is_ok());
+        let sym = Task::new(&Request {
+            up_to_symmetry: true,
+            ..Request::default()
+        })
+        .unwrap();
+        let e = sym.fit(&Traits::default()).unwrap_err();
+        assert_eq!(
+            miette::Diagnostic::code(&e).unwrap().to_string(),
+            "dlx::E0930"
+        );
+    }
+}

@@ -136,7 +136,7 @@ fn child(root: &Path, name: &str) {
     let seconds = started.elapsed().as_secs_f64();
     let cpu = cpu_seconds() - cpu_before;
     let held = budget::in_use().saturating_sub(before);
-    let p = &inst.families.problem;
+    let p = &inst.compiled.problem;
     println!(
         "{} {} {} {seconds} {} {held} {cpu}",
         p.items.len(),

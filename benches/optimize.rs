@@ -77,7 +77,7 @@ fn instance(lowerer: &mut Lowerer<'_>, record: &str) -> (Problem, Vec<OptionId>)
     let inst = lowerer
         .instance(Some(value))
         .unwrap_or_else(|_| panic!("the record {record:?} lowers"));
-    (inst.families.problem.clone(), inst.forced)
+    (inst.compiled.problem.clone(), inst.forced)
 }
 
 /// The record of `examples/matchsticks.dlx` for grid `n` without `missing` (bit `m - 1`

@@ -119,7 +119,7 @@ struct ModelFlags {
 #[derive(Args, Debug)]
 struct SearchFlags {
     /// Print every solution.
-    #[arg(long, conflicts_with_all = ["limit", "count"])]
+    #[arg(long)]
     all: bool,
     /// Print at most N solutions (with --count: count up to N and stop).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
@@ -164,18 +164,18 @@ struct SearchFlags {
     /// With --count: count only shard K of N, a fixed split of the search into N
     /// disjoint parts, the same on every machine and thread count. `dlxc merge` adds
     /// the shards' --json outputs.
-    #[arg(long, value_name = "K/N", requires = "count")]
+    #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
     /// With --count: write the count so far and what is left to FILE every
     /// --checkpoint-every seconds and when the count stops (Ctrl-C, --time-limit).
-    #[arg(long, value_name = "FILE", requires = "count")]
+    #[arg(long, value_name = "FILE")]
     checkpoint: Option<PathBuf>,
-    /// Seconds between checkpoints.
-    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = positive_seconds)]
-    checkpoint_every: f64,
+    /// Seconds between checkpoints (default 60).
+    #[arg(long, value_name = "SECONDS", value_parser = positive_seconds)]
+    checkpoint_every: Option<f64>,
     /// With --count: go on with the count saved in a checkpoint FILE (on any number of
     /// threads); the end result is that of an uninterrupted count.
-    #[arg(long, value_name = "FILE", requires = "count")]
+    #[arg(long, value_name = "FILE")]
     resume: Option<PathBuf>,
     /// Show the progress line of a long count even when stderr is not a terminal
     /// (then as a plain line every few seconds).
@@ -327,8 +327,9 @@ impl From<SearchFlags> for SearchArgs {
             engine: s.engine.into(),
             shard: s.shard,
             checkpoint: s.checkpoint,
-            checkpoint_every: std::time::Duration::try_from_secs_f64(s.checkpoint_every)
-                .unwrap_or(std::time::Duration::MAX),
+            checkpoint_every: s.checkpoint_every.map(|secs| {
+                std::time::Duration::try_from_secs_f64(secs).unwrap_or(std::time::Duration::MAX)
+            }),
             resume: s.resume,
             progress: {
                 use std::io::IsTerminal;
@@ -339,6 +340,7 @@ impl From<SearchFlags> for SearchArgs {
                     (false, true, false) => ProgressMode::Lines,
                 }
             },
+            progress_asked: s.progress,
             up_to_symmetry: s.up_to_symmetry,
             pictures: PictureArgs::default(),
         }

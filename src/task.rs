@@ -171,13 +171,13 @@ pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(60);
 
 /// A refusal: E0922 (or E0930 for symmetries), with what was asked, why it cannot be,
 /// and what to write instead.
-fn refuse(what: &str, why: &str, help: &str) -> Report {
-    Report::error("E0922", format!("{what} cannot be used here: {why}")).help(help)
+fn refuse(what: &str, why: &str, help: &str) -> Box<Report> {
+    Box::new(Report::error("E0922", format!("{what} cannot be used here: {why}")).help(help))
 }
 
 impl Task {
     /// Validates the flags among themselves.
-    pub fn new(r: &Request) -> Result<Task, Report> {
+    pub fn new(r: &Request) -> Result<Task, Box<Report>> {
         let mode = match (r.all, r.limit, r.count) {
             (true, Some(_), _) => {
                 return Err(refuse(
@@ -266,21 +266,21 @@ impl Task {
     }
 
     /// Checks the task against what the model is, before it is lowered.
-    pub fn fit(&self, t: &Traits) -> Result<(), Report> {
+    pub fn fit(&self, t: &Traits) -> Result<(), Box<Report>> {
         if self.up_to_symmetry {
             if t.file {
-                return Err(crate::symmetry::classes::no_symmetry(
+                return Err(Box::new(crate::symmetry::classes::no_symmetry(
                     "--up-to-symmetry",
                     "a problem file has no way to declare them",
                     "write the problem as a `.dlx` model with `symmetry` declarations and run it with `dlxc run` (see `dlxc explain E0930`)",
-                ));
+                )));
             }
             if !t.symmetry {
-                return Err(crate::symmetry::classes::no_symmetry(
+                return Err(Box::new(crate::symmetry::classes::no_symmetry(
                     "--up-to-symmetry",
                     "the model declares no symmetry",
                     crate::symmetry::classes::DECLARE_SYMMETRIES,
-                ));
+                )));
             }
             if t.objective {
                 return Err(refuse(
@@ -357,7 +357,7 @@ mod tests {
     fn code(r: &Request) -> Option<String> {
         Task::new(r)
             .err()
-            .map(|e| miette::Diagnostic::code(&e).unwrap().to_string())
+            .map(|e| miette::Diagnostic::code(&*e).unwrap().to_string())
     }
 
     #[test]
@@ -427,7 +427,7 @@ mod tests {
         .unwrap();
         let e = sym.fit(&Traits::default()).unwrap_err();
         assert_eq!(
-            miette::Diagnostic::code(&e).unwrap().to_string(),
+            miette::Diagnostic::code(&*e).unwrap().to_string(),
             "dlx::E0930"
         );
     }

@@ -51,7 +51,7 @@ fn shipped(path: &str, params: &[&str]) -> Instance {
 fn the_pentomino_boards_have_the_groups_of_their_shapes() {
     let order = |params: &[&str]| {
         let inst = shipped("examples/pentomino.dlx", params);
-        inst.families.symmetry.as_ref().map(Group::order)
+        inst.compiled.symmetry.as_ref().map(Group::order)
     };
     assert_eq!(order(&[]), Some(4), "a rectangle: two mirrors");
     let square = ["rows=8", "cols=8", CENTRE];
@@ -223,8 +223,8 @@ symmetry cell[x, y, z] -> cell[2 - x, y, z], piece["A"] -> piece["B"], piece["B"
 #[test]
 fn the_soma_cube_has_240_solutions_up_to_its_48_symmetries() {
     let inst = instance("soma.dlx", SOMA, &[]);
-    assert_eq!(inst.families.problem.options.len(), 688);
-    assert_eq!(inst.families.symmetry.as_ref().map(Group::order), Some(48));
+    assert_eq!(inst.compiled.problem.options.len(), 688);
+    assert_eq!(inst.compiled.symmetry.as_ref().map(Group::order), Some(48));
     let path = temp_file("soma.dlx", SOMA);
     let path = path.to_str().unwrap();
     let r = dlxc(&["run", path, "--up-to-symmetry", "--count", "--json"]);
@@ -235,7 +235,7 @@ fn the_soma_cube_has_240_solutions_up_to_its_48_symmetries() {
 
 /// Every solution of the instance, as sorted option lists.
 fn all_solutions(inst: &Instance) -> Vec<Vec<OptionId>> {
-    let mut solver = Solver::new(&inst.families.problem).unwrap();
+    let mut solver = Solver::new(&inst.compiled.problem).unwrap();
     let mut out = Vec::new();
     solver
         .search(&inst.forced, &SearchConfig::default(), &mut |s| {
@@ -278,7 +278,7 @@ fn brute_force_orbits(inst: &Instance, group: &Group) -> usize {
 
 /// The orbits the plan keeps, on one thread.
 fn planned_orbits(inst: &Instance, group: &Group) -> usize {
-    let plan = Plan::new(&inst.families.problem, group, &inst.forced);
+    let plan = Plan::new(&inst.compiled.problem, group, &inst.forced);
     let mut solver = Solver::new(&plan.problem).unwrap();
     let mut kept = 0;
     let mut ids = Vec::new();
@@ -406,7 +406,7 @@ fn random_packings_count_as_many_orbits_as_brute_force() {
                 continue;
             }
         };
-        let Some(group) = inst.families.symmetry.clone() else {
+        let Some(group) = inst.compiled.symmetry.clone() else {
             continue;
         };
         let expected = brute_force_orbits(&inst, &group);
@@ -415,7 +415,7 @@ fn random_packings_count_as_many_orbits_as_brute_force() {
         checked += 1;
         if group.order() > 1 && expected > 0 {
             nontrivial += 1;
-            match Plan::new(&inst.families.problem, &group, &inst.forced).pivot {
+            match Plan::new(&inst.compiled.problem, &group, &inst.forced).pivot {
                 Some(_) => pivoted += 1,
                 None => canonical += 1,
             }

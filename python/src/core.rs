@@ -1,25 +1,21 @@
 //! A compiled instance that can cross threads: the lowered problem, what paints its
 //! solutions, the forced options, and the text it was made from.
 //!
-//! The library's [`Families`] keep the values of the model (reference-counted, bound to
-//! their thread), so the parts a search and its rendering need are copied out of them
-//! into a [`Matrix`], shared between the records of a data file when their matrix is
-//! the same.
+//! The library's compiled matrix ([`Compiled`]) crosses threads as it is: a [`Matrix`]
+//! shares it (no copy) and keeps a solver built on first use, shared between the
+//! records of a data file when their matrix is the same.
 
-use std::rc::Rc;
 use std::sync::{Arc, OnceLock};
 
 use dlxc::diag::report::Report;
+use dlxc::instance::Compiled;
 use dlxc::lower::data::parse_text;
-use dlxc::lower::family::Families;
-use dlxc::lower::paint::Paints;
 use dlxc::lower::{Lowerer, RecordFailure};
-use dlxc::problem::{OptionId, Problem};
+use dlxc::problem::OptionId;
 use dlxc::render::{option_lines, paint};
 use dlxc::session::{Front, record_layout};
 use dlxc::solve::{Objective, Solver, Unsupported};
 use dlxc::source::SourceFile;
-use dlxc::symmetry::Group;
 use pyo3::prelude::*;
 
 use crate::errors::{Diag, Failure, plain};
@@ -61,23 +57,25 @@ pub struct RecordText {
     pub text: String,
 }
 
-/// The lowered problem and what paints its solutions.
+/// The compiled problem, what paints its solutions, and its solver.
 pub struct Matrix {
-    /// The exact-cover problem.
-    pub problem: Problem,
-    paints: Paints,
-    /// The symmetry group the model declares, if it declares one.
-    pub symmetry: Option<Group>,
+    /// The problem, its paints and its symmetry group, shared with the lowering.
+    pub compiled: Arc<Compiled>,
     /// A solver built on first use; every search runs on a copy of it.
     solver: OnceLock<Result<Solver, Unsupported>>,
 }
 
+impl std::ops::Deref for Matrix {
+    type Target = Compiled;
+    fn deref(&self) -> &Compiled {
+        &self.compiled
+    }
+}
+
 impl Matrix {
-    fn new(f: &Families) -> Matrix {
+    fn new(compiled: &Arc<Compiled>) -> Matrix {
         Matrix {
-            problem: f.problem.clone(),
-            paints: f.paints.clone(),
-            symmetry: f.symmetry.clone(),
+            compiled: Arc::clone(compiled),
             solver: OnceLock::new(),
         }
     }
@@ -93,7 +91,7 @@ impl Matrix {
     pub fn render(&self, chosen: &[OptionId]) -> (Vec<String>, Option<Vec<String>>) {
         (
             option_lines(&self.problem, chosen),
-            paint(&self.paints, chosen),
+            paint(&self.compiled.paints, chosen),
         )
     }
 }
@@ -148,15 +146,15 @@ impl Loaded {
 
 /// Keeps the last matrix made, so records that share one share its copy.
 #[derive(Default)]
-pub struct MatrixCache(Option<(Rc<Families>, Arc<Matrix>)>);
+pub struct MatrixCache(Option<Arc<Matrix>>);
 
 impl MatrixCache {
-    fn get(&mut self, f: &Rc<Families>) -> Arc<Matrix> {
+    fn get(&mut self, c: &Arc<Compiled>) -> Arc<Matrix> {
         match &self.0 {
-            Some((rc, m)) if Rc::ptr_eq(rc, f) => Arc::clone(m),
+            Some(m) if Arc::ptr_eq(&m.compiled, c) => Arc::clone(m),
             _ => {
-                let m = Arc::new(Matrix::new(f));
-                self.0 = Some((Rc::clone(f), Arc::clone(&m)));
+                let m = Arc::new(Matrix::new(c));
+                self.0 = Some(Arc::clone(&m));
                 m
             }
         }
@@ -223,9 +221,9 @@ pub fn instance(
         source: Arc::clone(source),
         record,
         src: loaded.front.src.clone(),
-        matrix: cache.get(&inst.families),
+        matrix: cache.get(&inst.compiled),
         forced: inst.forced,
-        objective: loaded.front.objective(),
+        objective: inst.objective,
         warnings: all,
     })
 }

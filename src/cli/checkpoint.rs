@@ -57,16 +57,8 @@ impl Identity {
     }
 }
 
-/// A checkpoint read back.
-#[derive(Clone, Debug)]
-pub(crate) struct Checkpoint {
-    /// What the earlier runs counted (their time in `elapsed`).
-    pub counted: Outcome,
-    /// The share of the tree they explored.
-    pub counted_share: f64,
-    /// What is left.
-    pub parts: Vec<Part>,
-}
+/// A checkpoint read back: the count it saved.
+pub(crate) use crate::run::Saved as Checkpoint;
 
 /// Writes `frontier` for `identity` to `path`, atomically.
 pub(crate) fn write(path: &Path, identity: &Identity, frontier: &Frontier) -> Result<(), Diag> {

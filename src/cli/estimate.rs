@@ -6,28 +6,21 @@
 //! the nodes into a time on one thread.
 
 use std::path::Path;
-use std::time::Duration;
 
 use super::progress::{duration, grouped, metric};
-use super::{EXIT_BAD_INPUT, EXIT_SOLVED, EstimateArgs, ModelArgs, Out, report};
-use crate::diag::{Diag, Diagnostics};
-use crate::lower::Instance;
-use crate::solve::estimate::{Mean, Probes, estimate};
-use crate::solve::{End, Flow, Objective, Optimizer, SearchConfig, Solver};
+use super::{EXIT_BAD_INPUT, EXIT_SOLVED, EstimateArgs, ModelArgs, Out};
+use crate::instance::Instance;
+use crate::run::estimate::Estimated;
+use crate::solve::estimate::Mean;
 use crate::source::SourceFile;
-
-/// How long the real search runs before probing starts.
-const TRIAL: Duration = Duration::from_millis(200);
-/// How long the probes run, unless `--probes` says how many.
-const PROBING: Duration = Duration::from_millis(300);
 
 /// `dlxc estimate MODEL`: the tree of the model's defaults (or first data record).
 pub fn model(o: &mut Out<'_>, m: &ModelArgs, e: &EstimateArgs) -> u8 {
     crate::cli::busy(Some(format!("compiling {}", m.model.display())));
-    let Some((src, inst, goal)) = super::run::first_instance(o, m) else {
+    let Some((src, inst)) = super::run::first_instance(o, m) else {
         return EXIT_BAD_INPUT;
     };
-    tree(o, &src, &inst, goal, e)
+    tree(o, &src, &inst, e)
 }
 
 /// `dlxc solve FILE --estimate`.
@@ -36,93 +29,55 @@ pub fn file(o: &mut Out<'_>, file: Option<&Path>, as_matrix: bool, e: &EstimateA
         return EXIT_BAD_INPUT;
     };
     // A file with costs is optimized (DLX5), as `dlxc solve` does.
-    let goal = inst
-        .families
-        .problem
-        .has_costs()
-        .then_some(Objective::MinimizeCost);
-    tree(o, &src, &inst, goal, e)
+    tree(o, &src, &inst, e)
 }
 
-/// Counts or estimates the tree of `inst` and prints what it found. With an objective,
-/// the branch and bound search is tried first: it is what `dlxc run` does.
-fn tree(
-    o: &mut Out<'_>,
-    src: &SourceFile,
-    inst: &Instance,
-    goal: Option<Objective>,
-    e: &EstimateArgs,
-) -> u8 {
-    let problem = &inst.families.problem;
-    if let Some(goal) = goal {
-        match optimize_briefly(o, src, inst, goal) {
-            Some(true) => return EXIT_SOLVED,
-            Some(false) => {}
-            None => return EXIT_BAD_INPUT,
-        }
-    }
-    let mut solver = match Solver::with_engine(problem, e.engine) {
-        Ok(s) => s,
-        Err(u) => {
-            let r = super::optimize::unsupported_report(src, inst, &u);
-            report(o, &Diagnostics::from(Box::new(r) as Diag));
-            return EXIT_BAD_INPUT;
-        }
-    };
+/// Counts or estimates the tree of `inst` and prints what it found.
+fn tree(o: &mut Out<'_>, src: &SourceFile, inst: &Instance, e: &EstimateArgs) -> u8 {
     crate::cli::busy(None);
-    let trial = SearchConfig {
-        count_only: true,
-        time_limit: Some(TRIAL),
-        interrupt: Some(super::interrupt_flag()),
-        ..SearchConfig::default()
-    };
-    let out = match solver.search(&inst.forced, &trial, &mut |_| Flow::Continue) {
-        Ok(out) => out,
-        Err(clash) => {
-            let r = super::run::clash_report(src, inst, &clash);
-            report(o, &Diagnostics::from(Box::new(r) as Diag));
-            return EXIT_BAD_INPUT;
-        }
-    };
-    let st = out.stats;
-    if out.end == End::Exhausted {
-        o.line(&format!(
-            "exact: {} solution{}, {} nodes (the whole search took {:.3} s)",
-            grouped(st.solutions),
-            if st.solutions == 1 { "" } else { "s" },
-            grouped(u128::from(st.nodes)),
-            st.elapsed.as_secs_f64()
-        ));
-        return EXIT_SOLVED;
-    }
-    let speed = st.nodes as f64 / st.elapsed.as_secs_f64().max(1e-9);
-    let probes = e.probes.map_or(Probes::Within(PROBING), Probes::Count);
-    let Some(found) = estimate(&mut solver, &inst.forced, probes, e.seed) else {
-        super::count::refuse(
-            o,
-            "estimate",
-            &format!(
-                "only dancing cells and bitsets can be probed, and this problem needs {}; \
-                 in {:.1} s \
-                 its search made {} nodes and found {} solutions",
-                solver.engine_name(),
-                st.elapsed.as_secs_f64(),
-                grouped(u128::from(st.nodes)),
-                grouped(st.solutions)
-            ),
-            "count with a --time-limit instead: `--count --time-limit 60` says how far \
-             a minute gets",
-        );
-        return EXIT_BAD_INPUT;
-    };
+    let found = crate::run::estimate::run(
+        inst,
+        e.engine,
+        e.probes,
+        e.seed,
+        Some(super::interrupt_flag()),
+    );
     let found = match found {
         Ok(found) => found,
-        Err(clash) => {
-            let r = super::run::clash_report(src, inst, &clash);
-            report(o, &Diagnostics::from(Box::new(r) as Diag));
+        Err(f) => {
+            super::show::failure(o, src, &inst.compiled, f);
             return EXIT_BAD_INPUT;
         }
     };
+    let (bound, st, found) = match found {
+        Estimated::Optimum { value, stats } => {
+            let value = value.map_or("no solution".to_string(), |v| format!("the optimum is {v}"));
+            o.line(&format!(
+                "exact: {value}, found and proved in {} nodes (the whole search took {:.3} s)",
+                grouped(u128::from(stats.nodes)),
+                stats.elapsed.as_secs_f64()
+            ));
+            return EXIT_SOLVED;
+        }
+        Estimated::Exact { bound, stats: st } => {
+            bound_line(o, bound);
+            o.line(&format!(
+                "exact: {} solution{}, {} nodes (the whole search took {:.3} s)",
+                grouped(st.solutions),
+                if st.solutions == 1 { "" } else { "s" },
+                grouped(u128::from(st.nodes)),
+                st.elapsed.as_secs_f64()
+            ));
+            return EXIT_SOLVED;
+        }
+        Estimated::Probed {
+            bound,
+            trial,
+            found,
+        } => (bound, trial, found),
+    };
+    bound_line(o, bound);
+    let speed = Estimated::speed(&st);
     o.line(&format!(
         "estimate from {} random probes (seed {}):",
         grouped(found.probes as u128),
@@ -142,53 +97,16 @@ fn tree(
     EXIT_SOLVED
 }
 
-/// Runs the branch and bound search for [`TRIAL`]; `Some(true)` when it finished (and
-/// said so), `Some(false)` when the plain tree is to be estimated instead (said too).
-fn optimize_briefly(
-    o: &mut Out<'_>,
-    src: &SourceFile,
-    inst: &Instance,
-    goal: Objective,
-) -> Option<bool> {
-    let mut engine = match Optimizer::new(&inst.families.problem, goal) {
-        Ok(x) => x,
-        Err(e) => {
-            let r = super::optimize::refusal_report(src, inst, &e);
-            report(o, &Diagnostics::from(Box::new(r) as Diag));
-            return None;
-        }
-    };
-    let trial = SearchConfig {
-        time_limit: Some(TRIAL),
-        interrupt: Some(super::interrupt_flag()),
-        ..SearchConfig::default()
-    };
-    let found = match engine.solve(&inst.forced, false, &trial, &mut |_, _| {}) {
-        Ok(found) => found,
-        Err(clash) => {
-            let r = super::run::clash_report(src, inst, &clash);
-            report(o, &Diagnostics::from(Box::new(r) as Diag));
-            return None;
-        }
-    };
-    let st = found.stats;
-    if found.optimal {
-        let value = found
-            .value
-            .map_or("no solution".to_string(), |v| format!("the optimum is {v}"));
+/// The line that says the branch and bound trial did not end, when there was one.
+fn bound_line(o: &mut Out<'_>, bound: Option<crate::solve::Stats>) {
+    if let Some(b) = bound {
         o.line(&format!(
-            "exact: {value}, found and proved in {} nodes (the whole search took {:.3} s)",
-            grouped(u128::from(st.nodes)),
-            st.elapsed.as_secs_f64()
+            "the branch and bound search did not end in {:.1} s ({} nodes); the tree without \
+         its bound:",
+            b.elapsed.as_secs_f64(),
+            grouped(u128::from(b.nodes))
         ));
-        return Some(true);
     }
-    o.line(&format!(
-        "the branch and bound search did not end in {:.1} s ({} nodes); the tree without          its bound:",
-        st.elapsed.as_secs_f64(),
-        grouped(u128::from(st.nodes))
-    ));
-    Some(false)
 }
 
 /// `3.1e10 ± 2.3%`, or a plain number when it is small.

@@ -12,11 +12,11 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use super::count::Shard;
 use super::{EXIT_BAD_INPUT, EXIT_CUT_SHORT, EXIT_NO_SOLUTION, EXIT_SOLVED, Out, report};
 use crate::diag::report::Report;
 use crate::diag::{Diag, Diagnostics};
 use crate::render::json as jsonl;
+use crate::task::Shard;
 
 /// One shard's summary.
 struct Piece {

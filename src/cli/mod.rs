@@ -14,17 +14,15 @@
 //! | 3 | cut short: a limit or Ctrl-C stopped a search, so the answer is incomplete |
 
 mod checkpoint;
-mod count;
 mod estimate;
 mod merge;
-mod optimize;
 mod output;
 mod picture;
 mod progress;
 mod records;
 mod run;
+mod show;
 mod solve;
-mod symmetry;
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -33,10 +31,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::diag::{Diagnostics, RenderStyle, render_all};
-use crate::solve::SearchConfig;
+
 use crate::source::SourceFile;
 
-pub use count::Shard;
+pub use crate::task::Shard;
 pub use output::Out;
 pub use picture::PictureArgs;
 
@@ -80,12 +78,14 @@ pub struct SearchArgs {
     pub shard: Option<Shard>,
     /// Write the count's frontier and counts here (`--checkpoint FILE`).
     pub checkpoint: Option<PathBuf>,
-    /// How often to write the checkpoint.
-    pub checkpoint_every: Duration,
+    /// How often to write the checkpoint (`--checkpoint-every`), when given.
+    pub checkpoint_every: Option<Duration>,
     /// Go on with the count saved in this checkpoint (`--resume FILE`).
     pub resume: Option<PathBuf>,
     /// How a long count shows its progress.
     pub progress: ProgressMode,
+    /// Whether `--progress` was given (not only a terminal's progress line).
+    pub progress_asked: bool,
     /// Count and list solutions up to the model's declared symmetries
     /// (`--up-to-symmetry`).
     pub up_to_symmetry: bool,
@@ -94,14 +94,23 @@ pub struct SearchArgs {
 }
 
 impl SearchArgs {
-    /// Threads for a search that shows solutions: listing (`--all`, `--limit`) spreads
-    /// over `threads`; the first solution alone stays on one, so that it is the same
-    /// on every machine.
-    pub(crate) fn listing_threads(&self) -> usize {
-        if self.all || self.limit.is_some() {
-            self.threads
-        } else {
-            1
+    /// What the flags ask of the search, for [`Task::new`](crate::task::Task::new) to
+    /// validate.
+    pub(crate) fn request(&self) -> crate::task::Request {
+        crate::task::Request {
+            all: self.all,
+            limit: self.limit,
+            count: self.count,
+            up_to_symmetry: self.up_to_symmetry,
+            engine: self.engine,
+            threads: self.threads,
+            shard: self.shard,
+            checkpoint: self.checkpoint.clone(),
+            checkpoint_every: self.checkpoint_every,
+            resume: self.resume.clone(),
+            progress: self.progress_asked,
+            time_limit: self.time_limit.map(seconds),
+            node_limit: self.node_limit,
         }
     }
 }
@@ -367,26 +376,6 @@ pub fn on_interrupt() -> Option<i32> {
         return Some(130);
     }
     None
-}
-
-/// The engine settings for one search.
-pub(crate) fn search_config(s: &SearchArgs) -> SearchConfig {
-    // `--count --limit N` counts up to N and stops: "are there at least N?".
-    let max_solutions = if let Some(k) = s.limit {
-        Some(u128::from(k))
-    } else if s.all || s.count {
-        None
-    } else {
-        Some(1)
-    };
-    SearchConfig {
-        count_only: s.count,
-        max_solutions,
-        node_limit: s.node_limit,
-        time_limit: s.time_limit.map(seconds),
-        interrupt: Some(interrupt_flag()),
-        share: None,
-    }
 }
 
 /// A time limit in seconds as a duration. The command line accepts only positive

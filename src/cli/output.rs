@@ -8,7 +8,7 @@ use std::io::{self, Write};
 
 use crate::cli::picture::Pictures;
 use crate::diag::RenderStyle;
-use crate::lower::family::Families;
+use crate::instance::Compiled;
 use crate::problem::OptionId;
 
 /// The two output streams of a command.
@@ -59,7 +59,7 @@ impl<'a> Out<'a> {
     /// written is reported here.
     pub(crate) fn picture(
         &mut self,
-        families: &Families,
+        families: &Compiled,
         chosen: &[OptionId],
         record: Option<usize>,
     ) {

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::diag::report::Report;
-use crate::lower::family::Families;
+use crate::instance::Compiled;
 use crate::problem::OptionId;
 use crate::render::svg::{Lattice, Palette, Style, draw};
 
@@ -73,7 +73,7 @@ impl Pictures {
     /// report of a file that cannot be written.
     pub(crate) fn solution(
         &mut self,
-        families: &Families,
+        families: &Compiled,
         chosen: &[OptionId],
         record: Option<usize>,
     ) -> Option<Report> {

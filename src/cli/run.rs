@@ -1,28 +1,29 @@
 //! `dlxc run`, `dlxc check` and `dlxc compile`: a model through the whole pipeline.
 
 use std::rc::Rc;
-use std::time::Instant;
 
 use serde_json::json;
 
-use crate::cli::count::{Failed, Whose};
 use crate::cli::records::{DataFile, Next, RecordError};
-use crate::cli::solve::{Tag, finish, record_field};
+use crate::cli::show::{
+    Listing, Shown, Tag, Whose, compact, failure, no_solution_line, record_header,
+};
 use crate::cli::{
     EXIT_BAD_INPUT, EXIT_CUT_SHORT, EXIT_NO_SOLUTION, EXIT_SOLVED, Emit, ModelArgs, Out,
-    SearchArgs, read_source, report, search_config,
+    SearchArgs, read_source, report,
 };
 use crate::diag::Diagnostics;
 use crate::diag::report::Report;
+use crate::instance::Instance;
 use crate::lower::data::{BadRecord, ParamType};
 use crate::lower::value::Value;
-use crate::lower::{Instance, Lowerer, RecordFailure, objective};
-use crate::problem::OptionId;
-use crate::render::{json as jsonl, option_lines, paint_grid, write_grid};
+use crate::lower::{Lowerer, RecordFailure};
+use crate::run::{Failure, Runner};
 use crate::session::reports::knuth_text;
 use crate::session::{Front, record_layout};
-use crate::solve::{End, Flow, Optimizer, SearchConfig, Solver};
 use crate::source::SourceFile;
+use crate::syntax::ast::Decl;
+use crate::task::{Task, Traits};
 
 fn front(o: &mut Out<'_>, args: &ModelArgs) -> Option<Front> {
     let src = read_source(o, Some(&args.model))?;
@@ -200,73 +201,62 @@ impl Instances {
     }
 }
 
-/// Reports two forced options that share an item.
-pub(crate) fn clash_report(
-    src: &SourceFile,
-    inst: &Instance,
-    clash: &crate::solve::Clash,
-) -> Report {
-    crate::session::reports::clash_report(src, &inst.families.problem, clash)
-}
-
 /// Whether Ctrl-C was pressed.
 fn interrupted() -> bool {
     crate::cli::interrupt_flag().load(std::sync::atomic::Ordering::Relaxed)
 }
 
+/// Prints a diagnostic made in this module.
+fn say(o: &mut Out<'_>, r: Report) {
+    report(o, &Diagnostics::from(Box::new(r) as crate::diag::Diag));
+}
+
 /// Runs `dlxc run`.
 pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
+    // The flags are checked before anything is read: a bad combination costs nothing.
+    let task = match Task::new(&s.request()) {
+        Ok(t) => t,
+        Err(r) => {
+            say(o, *r);
+            return EXIT_BAD_INPUT;
+        }
+    };
+    if s.pictures.dir.is_some() && !(task.mode.many() || args.data.is_some()) {
+        say(o, super::picture::one_solution_dir());
+        return EXIT_BAD_INPUT;
+    }
     crate::cli::busy(Some(format!("compiling {}", args.model.display())));
     let Some(f) = front(o, args) else {
         return EXIT_BAD_INPUT;
     };
-    let goal = objective(&f.model).map(super::optimize::engine_objective);
-    if super::symmetry::refused(o, &f.model, s, goal.is_some()) {
+    let traits = Traits {
+        objective: f.objective().is_some(),
+        symmetry: f.model.decls.iter().any(|d| matches!(d, Decl::Symmetry(_))),
+        data: args.data.is_some(),
+        ..Traits::default()
+    };
+    if let Err(r) = task.fit(&traits) {
+        say(o, *r);
         return EXIT_BAD_INPUT;
     }
+    let goal = traits.objective;
     let Some(mut lowerer) = lowerer(o, &f, args) else {
         return EXIT_BAD_INPUT;
     };
     let Some(mut instances) = Instances::open(o, args, &lowerer) else {
         return EXIT_BAD_INPUT;
     };
-    if s.pictures.dir.is_some() && !(s.all || s.limit.is_some() || args.data.is_some()) {
-        report(
-            o,
-            &Diagnostics::from(Box::new(super::picture::one_solution_dir()) as crate::diag::Diag),
-        );
-        return EXIT_BAD_INPUT;
-    }
     o.set_pictures(super::picture::Pictures::new(&s.pictures));
     if args.data.is_some() {
         // From here the record loop and the search look at the interrupt flag.
         crate::cli::busy(None);
     }
-    if let Some(count_option) = count_only_option(s) {
-        if goal.is_some() {
-            super::count::refuse(
-                o,
-                count_option,
-                "the model has an objective, and these options are for plain counts",
-                "leave the option out: a model with an objective is optimized on one thread",
-            );
-            return EXIT_BAD_INPUT;
-        }
-        if args.data.is_some() && (s.checkpoint.is_some() || s.resume.is_some()) {
-            super::count::refuse(
-                o,
-                "--checkpoint and --resume",
-                "they keep one count, and --data makes a count for every record",
-                "give the record as a parameter (`-p`), or count the records without them",
-            );
-            return EXIT_BAD_INPUT;
-        }
-    }
     let source_name = args.model.display().to_string();
-    let base = search_config(s);
-    let started = Instant::now();
-    let mut solver: Option<Solver> = None;
-    let mut optimizer: Option<Optimizer> = None;
+    let whose = Whose {
+        source: &source_name,
+        params: &args.params,
+    };
+    let mut runner = Runner::new(task).with_interrupt(crate::cli::interrupt_flag());
     let (mut unsolved, mut cut, mut broken) = (0usize, 0usize, 0usize);
     // Records answered (or reported as failed), for the notice of an interrupted run.
     let mut done = 0usize;
@@ -287,7 +277,7 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
                 };
                 record_header(o, s, Some(tag));
                 // One answer per record on stdout, so outputs stay aligned with inputs.
-                no_solution_line(o, s, Some(tag), goal.is_some(), true);
+                no_solution_line(o, s, Some(tag), goal, true);
                 broken += 1;
                 done += 1;
                 if !compact(s) {
@@ -329,7 +319,7 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
                     o.note(&format!("in {place}:"));
                 }
                 report(o, &diagnostics);
-                no_solution_line(o, s, record, goal.is_some(), !unsolvable);
+                no_solution_line(o, s, record, goal, !unsolvable);
                 if unsolvable {
                     unsolved += 1;
                 } else {
@@ -341,107 +331,25 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
                 continue;
             }
         };
-        if s.pictures.wanted() && inst.families.paints.paints_nothing() {
+        if s.pictures.wanted() && inst.compiled.paints.paints_nothing() {
             let flag = if s.pictures.file.is_some() {
                 "--svg"
             } else {
                 "--svg-dir"
             };
-            let r = super::picture::nothing_painted(flag);
-            report(o, &Diagnostics::from(Box::new(r) as crate::diag::Diag));
+            say(o, super::picture::nothing_painted(flag));
             return EXIT_BAD_INPUT;
         }
-        // The time limit is for the whole run: each record gets what is left of it.
-        let config = SearchConfig {
-            time_limit: base.time_limit.map(|t| t.saturating_sub(started.elapsed())),
-            ..base.clone()
-        };
-        let result = match goal {
-            Some(obj) => {
-                // A matrix shared by every record keeps its engine; otherwise each
-                // record builds its own.
-                let engine = match optimizer.take().filter(|_| lowerer.matrix_is_shared()) {
-                    Some(x) => optimizer.insert(x),
-                    None => match Optimizer::new(&inst.families.problem, obj) {
-                        Ok(x) => optimizer.insert(x),
-                        Err(e) => {
-                            let r = super::optimize::refusal_report(&f.src, &inst, &e);
-                            report(o, &Diagnostics::from(Box::new(r) as crate::diag::Diag));
-                            return EXIT_BAD_INPUT;
-                        }
-                    },
-                };
-                super::optimize::solve_record(o, engine, &inst, s, record, &config)
-                    .map(|a| (a.code, a.cut))
-            }
-            None if s.up_to_symmetry => {
-                let mut printed = 0u64;
-                let mut show =
-                    |chosen: &[OptionId]| print_solution(o, &inst, chosen, s, record, &mut printed);
-                match super::symmetry::search(&inst, s, &config, s.engine, &mut show) {
-                    Ok(Ok((found, engine))) => {
-                        let (outcome, fields) = (&found.outcome, &found.fields);
-                        let code = finish(o, outcome, s, false, engine, record, fields);
-                        Ok((code, matches!(outcome.end, End::Cut(_))))
-                    }
-                    Ok(Err(e)) => {
-                        let r = super::optimize::unsupported_report(&f.src, &inst, &e);
-                        report(o, &Diagnostics::from(Box::new(r) as crate::diag::Diag));
-                        return EXIT_BAD_INPUT;
-                    }
-                    Err(clash) => Err(clash),
-                }
-            }
-            None => {
-                let sv = match solver.take().filter(|_| lowerer.matrix_is_shared()) {
-                    Some(sv) => solver.insert(sv),
-                    None => match Solver::with_engine(&inst.families.problem, s.engine) {
-                        Ok(sv) => solver.insert(sv),
-                        Err(e) => {
-                            let r = super::optimize::unsupported_report(&f.src, &inst, &e);
-                            report(o, &Diagnostics::from(Box::new(r) as crate::diag::Diag));
-                            return EXIT_BAD_INPUT;
-                        }
-                    },
-                };
-                let engine = sv.engine_name();
-                let searched = if s.count {
-                    let whose = Whose {
-                        source: &source_name,
-                        params: &args.params,
-                    };
-                    let problem = &inst.families.problem;
-                    super::count::count(o, sv, problem, &inst.forced, &config, s, whose)
-                        .map(|c| (c.outcome, c.fields))
-                } else {
-                    let mut printed = 0u64;
-                    let mut visit = |chosen: &[OptionId]| {
-                        print_solution(o, &inst, chosen, s, record, &mut printed)
-                    };
-                    let threads = s.listing_threads();
-                    crate::solve::parallel::search(sv, &inst.forced, &config, threads, &mut visit)
-                        .map(|outcome| (outcome, Vec::new()))
-                        .map_err(Failed::Clash)
-                };
-                match searched {
-                    Ok((outcome, fields)) => {
-                        let code = finish(o, &outcome, s, false, engine, record, &fields);
-                        Ok((code, matches!(outcome.end, End::Cut(_))))
-                    }
-                    Err(Failed::Clash(c)) => Err(c),
-                    Err(Failed::Reported) => return EXIT_BAD_INPUT,
-                }
-            }
-        };
-        match result {
-            Ok((code, was_cut)) => {
-                match code {
+        let mut shown = Shown::new(o, s, &inst, record, Listing::Model, whose);
+        match runner.run(&inst, &mut shown) {
+            Ok(answer) => {
+                match shown.answer(&answer) {
                     EXIT_SOLVED => {}
                     EXIT_CUT_SHORT => cut += 1,
                     _ => unsolved += 1,
                 }
                 // Ctrl-C ends the whole run, not just this record's search.
-                if was_cut && interrupted() {
+                if answer.cut() && interrupted() {
                     if args.data.is_some() && !compact(s) {
                         o.line("");
                     }
@@ -449,17 +357,16 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
                     break;
                 }
             }
-            Err(clash) => {
-                if let Some(place) = rec.place() {
+            Err(failed) => {
+                if matches!(failed, Failure::Clash(_))
+                    && let Some(place) = rec.place()
+                {
                     o.note(&format!("in {place}:"));
                 }
-                report(
-                    o,
-                    &Diagnostics::from(
-                        Box::new(clash_report(&f.src, &inst, &clash)) as crate::diag::Diag
-                    ),
-                );
-                no_solution_line(o, s, record, goal.is_some(), false);
+                if !failure(o, &f.src, &inst.compiled, failed) {
+                    return EXIT_BAD_INPUT;
+                }
+                no_solution_line(o, s, record, goal, false);
                 unsolved += 1;
             }
         }
@@ -485,119 +392,6 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
     } else {
         EXIT_SOLVED
     }
-}
-
-/// The first of the options that only a plain count takes (`--shard`, `--checkpoint`,
-/// `--resume`), if any is given.
-pub(crate) fn count_only_option(s: &SearchArgs) -> Option<&'static str> {
-    if s.shard.is_some() {
-        Some("--shard")
-    } else if s.checkpoint.is_some() {
-        Some("--checkpoint")
-    } else if s.resume.is_some() {
-        Some("--resume")
-    } else {
-        None
-    }
-}
-
-/// The line `=== NAME` before the answer of a named record, as its header reads in
-/// the data file; none with one line per record.
-fn record_header(o: &mut Out<'_>, s: &SearchArgs, record: Option<Tag<'_>>) {
-    if let Some(name) = record.and_then(|t| t.name)
-        && !compact(s)
-    {
-        o.line(&format!("=== {name}"));
-    }
-}
-
-/// Whether records print one line each (no blank line between them).
-fn compact(s: &SearchArgs) -> bool {
-    s.json || s.count || s.value
-}
-
-/// The answer line of a record that has no solution, or that failed (`failed`: bad
-/// input, reported on stderr), so every record has its answer on stdout.
-fn no_solution_line(
-    o: &mut Out<'_>,
-    s: &SearchArgs,
-    record: Option<Tag<'_>>,
-    goal: bool,
-    failed: bool,
-) {
-    if s.json {
-        let summary = jsonl::Summary {
-            complete: true,
-            ..Default::default()
-        };
-        let mut extra = record_field(record);
-        if failed {
-            extra.push(("failed", json!(true)));
-        }
-        if goal {
-            // As for a search that found nothing: no value, so nothing is optimal.
-            extra.push(("objective", serde_json::Value::Null));
-            extra.push(("optimal", json!(false)));
-        }
-        o.line(&jsonl::summary(&summary, &extra));
-    } else if s.count {
-        o.line("0");
-    } else {
-        o.line(s.none.as_deref().unwrap_or("No solution"));
-    }
-}
-
-/// Prints solution number `printed` of a record (as the visitor of a search), counts it,
-/// and says whether the search goes on: when nobody reads the output any more, it stops
-/// at once rather than search on.
-fn print_solution(
-    o: &mut Out<'_>,
-    inst: &Instance,
-    chosen: &[OptionId],
-    s: &SearchArgs,
-    record: Option<Tag<'_>>,
-    printed: &mut u64,
-) -> Flow {
-    show_solution(o, inst, chosen, s, record, *printed);
-    *printed += 1;
-    if o.broken_pipe() {
-        Flow::Stop
-    } else {
-        Flow::Continue
-    }
-}
-
-fn show_solution(
-    o: &mut Out<'_>,
-    inst: &Instance,
-    chosen: &[OptionId],
-    s: &SearchArgs,
-    record: Option<Tag<'_>>,
-    index: u64,
-) {
-    o.picture(&inst.families, chosen, record.map(|t| t.index));
-    if s.json {
-        let labels = option_lines(&inst.families.problem, chosen);
-        let mut extra = record_field(record);
-        if let Some(g) = paint_grid(&inst.families, chosen) {
-            extra.push(("grid", json!(g)));
-        }
-        o.line(&jsonl::solution(&labels, &extra));
-        return;
-    }
-    // The grid in one buffer, kept from solution to solution.
-    let mut text = o.take_buffer();
-    if index > 0 {
-        text.push('\n');
-    }
-    if !write_grid(&inst.families, chosen, &mut text) {
-        for l in option_lines(&inst.families.problem, chosen) {
-            text.push_str(&l);
-            text.push('\n');
-        }
-    }
-    o.text(&text);
-    o.give_buffer(text);
 }
 
 /// Runs `dlxc check`: every diagnostic of parsing, checking and lowering, no search.
@@ -639,7 +433,7 @@ pub fn check(o: &mut Out<'_>, args: &ModelArgs) -> u8 {
 /// Runs `dlxc compile`: the lowered problem of the defaults (or of the first record).
 pub fn compile(o: &mut Out<'_>, args: &ModelArgs, emit: Emit) -> u8 {
     crate::cli::busy(Some(format!("compiling {}", args.model.display())));
-    let Some((src, inst, _)) = first_instance(o, args) else {
+    let Some((src, inst)) = first_instance(o, args) else {
         return EXIT_BAD_INPUT;
     };
     match emit {
@@ -652,13 +446,9 @@ pub fn compile(o: &mut Out<'_>, args: &ModelArgs, emit: Emit) -> u8 {
 }
 
 /// The model's problem with its defaults (or its first data record), with the model's
-/// source and objective; `None` when a diagnostic was printed instead.
-pub(crate) fn first_instance(
-    o: &mut Out<'_>,
-    args: &ModelArgs,
-) -> Option<(SourceFile, Instance, Option<crate::solve::Objective>)> {
+/// source; `None` when a diagnostic was printed instead.
+pub(crate) fn first_instance(o: &mut Out<'_>, args: &ModelArgs) -> Option<(SourceFile, Instance)> {
     let f = front(o, args)?;
-    let goal = f.objective();
     let mut lowerer = lowerer(o, &f, args)?;
     let mut instances = Instances::open(o, args, &lowerer)?;
     let value = match instances.next(o) {
@@ -673,7 +463,7 @@ pub(crate) fn first_instance(
     let lowered = lowerer.instance(value);
     report(o, &lowerer.take_warnings());
     match lowered {
-        Ok(i) => Some((f.src.clone(), i, goal)),
+        Ok(i) => Some((f.src.clone(), i)),
         Err(fail) => {
             report(o, &fail.diagnostics);
             None
@@ -684,7 +474,7 @@ pub(crate) fn first_instance(
 /// Writes the problem in Knuth's format: with forced options, the problem left after
 /// taking them (see [`knuth_text`]).
 fn emit_knuth(o: &mut Out<'_>, src: &SourceFile, inst: &Instance) -> u8 {
-    match knuth_text(src, &inst.families.problem, &inst.forced) {
+    match knuth_text(src, &inst.compiled.problem, &inst.forced) {
         Ok(k) => {
             for note in k.report.notes() {
                 o.note(&format!("note: {note}"));
@@ -702,7 +492,7 @@ fn emit_knuth(o: &mut Out<'_>, src: &SourceFile, inst: &Instance) -> u8 {
 /// The problem as JSON: items (name, kind, bounds), options (name, items as ids with
 /// colors, cost), the forced options and the declared symmetries (empty when none).
 fn problem_json(inst: &Instance) -> serde_json::Value {
-    let p = &inst.families.problem;
+    let p = &inst.compiled.problem;
     let items: Vec<_> = p
         .items
         .iter()
@@ -731,7 +521,7 @@ fn problem_json(inst: &Instance) -> serde_json::Value {
     let forced: Vec<_> = inst.forced.iter().map(|id| id.0).collect();
     // The declared symmetry group, element by element (the identity first), each as the
     // image of every item: what a program needs to count up to symmetry itself.
-    let symmetries: Vec<Vec<u32>> = inst.families.symmetry.as_ref().map_or(Vec::new(), |g| {
+    let symmetries: Vec<Vec<u32>> = inst.compiled.symmetry.as_ref().map_or(Vec::new(), |g| {
         (0..g.order())
             .map(|e| {
                 (0..p.items.len() as u32)

@@ -11,15 +11,17 @@
 
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
 use crate::diag::Diagnostics;
 use crate::diag::report::Report;
+use crate::instance::Compiled;
+use crate::instance::paint::{Painted, Paints, TextId};
 use crate::lower::budget;
 use crate::lower::eval::{Env, EvalError, EvalResult};
 use crate::lower::keys::{KeyIndex, kind_mismatch_note};
-use crate::lower::paint::{Painted, Paints, TextId};
 use crate::lower::value::Value;
 use crate::problem::{Bounds, Entry, ItemId, ItemKind, OptionId, Origin, Problem};
 use crate::source::Span;
@@ -53,31 +55,36 @@ impl Texts {
 /// values.
 pub type Bindings = Box<[(Rc<str>, Value)]>;
 
-/// The lowered families: the problem plus what maps it back to the model.
+/// The lowered families: the compiled matrix plus what maps it back to the model.
 #[derive(Clone, Debug, Default)]
 pub struct Families {
-    /// The exact-cover problem.
-    pub problem: Problem,
+    /// The problem, its paints and its symmetry group: what the instance shares.
+    pub compiled: Arc<Compiled>,
     /// Item ids by family and index.
     pub items: KeyIndex<ItemId>,
     /// Option ids by family and index.
     pub options: KeyIndex<OptionId>,
     /// Options dropped because they cover no primary item, for better messages.
     pub dropped: KeyIndex<Span>,
-    /// The cells each option paints, by option id, and the canvas under them.
-    pub paints: Paints,
-    /// Whether painted cells are `(layer, row, column)` triples (`Some(true)`) or
-    /// `(row, column)` pairs (`Some(false)`), as the first painted cell was; `None`
-    /// before any. A model paints in one dimension only.
-    pub paint_layers: Option<bool>,
     /// Which item families are colored, by declaration index.
     pub colored: Vec<usize>,
-    /// The symmetry group the model declares (`symmetry`), if it declares one.
-    pub symmetry: Option<crate::symmetry::Group>,
     /// The loop values that made each item, by item id: visible names, outermost
     /// first, each with its value (shared, not copied), rendered only when a diagnostic
     /// shows them ("`cell[0,8]` is made here with r = 0, c = 8").
     pub item_bindings: Vec<Bindings>,
+}
+
+impl Families {
+    /// The matrix being built. Nothing else holds it until the lowering hands it to an
+    /// instance, so this never copies it.
+    fn building(&mut self) -> &mut Compiled {
+        Arc::make_mut(&mut self.compiled)
+    }
+
+    /// The problem.
+    pub fn problem(&self) -> &Problem {
+        &self.compiled.problem
+    }
 }
 
 /// `family[a,b,c]`, the way items and options are named.
@@ -182,13 +189,13 @@ pub fn lower_families<'m>(env: &mut Env<'m>) -> Result<(Families, Diagnostics), 
             if let Err(e) = paint_cells(env, paint, &mut texts, &mut cells, &mut fam) {
                 add(&mut errors, e);
             }
-            fam.paints.push_canvas(&mut cells);
+            fam.building().paints.push_canvas(&mut cells);
         }
     }
     // The symmetries act on the options, so they need every family made.
     if errors.is_empty() {
         match crate::lower::symmetry::lower_symmetry(env, &fam) {
-            Ok(group) => fam.symmetry = group,
+            Ok(group) => fam.building().symmetry = group,
             Err(es) => es.into_iter().for_each(|e| add(&mut errors, e)),
         }
     }
@@ -245,7 +252,7 @@ fn lower_items<'m>(
         };
         let name = display_name(&item.name.name, &index);
         let span = item.index.first().map_or(item.name.span, |f| item.name.span.to(f.span));
-        let id = ItemId(fam.problem.items.len() as u32);
+        let id = ItemId(fam.building().problem.items.len() as u32);
         if !fam.items.insert_new(decl, &index, id) {
             return Err(env.error(
                 "E0406",
@@ -256,7 +263,7 @@ fn lower_items<'m>(
             .add_help("each binding of an item family must give a different index; add the distinguishing loop variable to the index")
             .into());
         }
-        let added = fam.problem.add_item(name, kind, origin(item.name.span));
+        let added = fam.building().problem.add_item(name, kind, origin(item.name.span));
         debug_assert_eq!(added, id);
         let bindings = env
             .binding_values()
@@ -374,7 +381,7 @@ fn lower_options<'m>(
                 .add_help("check its `covers` and `paint` clauses; raise the limit with `--max-size N` if this is intended")
                 .into());
         }
-        if !entries.iter().any(|e| fam.problem.item(e.item).kind.is_primary()) {
+        if !entries.iter().any(|e| fam.building().problem.item(e.item).kind.is_primary()) {
             dropped += 1;
             first_dropped.get_or_insert_with(|| display_name(&opt.name.name, &index));
             fam.dropped.insert(decl, &index, opt.name.span);
@@ -387,12 +394,12 @@ fn lower_options<'m>(
             // `queen[999,999]`): a guess of two more digits for each index value.
             let name = display_name(&opt.name.name, &index).len() + 2 * index.len();
             let more = |n: usize| planned.saturating_mul(n);
-            fam.problem.options.reserve(planned, more(entries.len()), more(name));
-            fam.paints.reserve(planned, more(cells.len()));
+            fam.building().problem.options.reserve(planned, more(entries.len()), more(name));
+            fam.building().paints.reserve(planned, more(cells.len()));
             fam.options.reserve(decl, planned, index.len());
         }
         // The id the option gets: the next one.
-        let id = OptionId(fam.problem.options.len() as u32);
+        let id = OptionId(fam.building().problem.options.len() as u32);
         if !fam.options.insert_new(decl, &index, id) {
             let name = display_name(&opt.name.name, &index);
             return Err(env.error(
@@ -404,14 +411,14 @@ fn lower_options<'m>(
             .add_help("each binding of an option family must give a different index; add the distinguishing loop variable to the index")
             .into());
         }
-        let added = fam.problem.options.push_with(
+        let added = fam.building().problem.options.push_with(
             |s| write_display_name(s, &opt.name.name, &index),
             &entries,
             cost,
             origin(opt.name.span),
         );
         debug_assert_eq!(added, id);
-        fam.paints.push(&mut cells);
+        fam.building().paints.push(&mut cells);
         Ok(())
     })?;
     Ok(first_dropped.map(|example| {
@@ -431,7 +438,7 @@ fn lower_options<'m>(
 }
 
 /// Evaluates a `paint` (or `canvas`) clause, adding its cells to `out` (with their
-/// texts stored in `fam.paints`). A model paints in the dimension of its first painted
+/// texts stored in `fam.building().paints`). A model paints in the dimension of its first painted
 /// cell ([`Families::paint_layers`]).
 fn paint_cells<'m>(
     env: &mut Env<'m>,
@@ -473,7 +480,7 @@ fn paint_cells<'m>(
             }
         };
         let layered = layer.is_some();
-        if *fam.paint_layers.get_or_insert(layered) != layered {
+        if *fam.building().paint_layers.get_or_insert(layered) != layered {
             let ints = layer.into_iter().chain([row, col]).map(Value::Int).collect();
             let cell = Value::tuple(ints);
             return Err(env.error(
@@ -512,7 +519,7 @@ fn paint_cells<'m>(
             layer: layer32,
             row: row32,
             col: col32,
-            text: texts.text(&v, &mut fam.paints),
+            text: texts.text(&v, &mut fam.building().paints),
         });
         Ok(())
     })
@@ -603,13 +610,13 @@ fn collect_cover<'m>(
         let color = match &cover.color {
             Some(c) => {
                 let v = env.eval(c)?;
-                Some(fam.problem.intern_color(&v.to_string()))
+                Some(fam.building().problem.intern_color(&v.to_string()))
             }
             None => None,
         };
         if let Some(k) = entries.iter().position(|e| e.item == item) {
             let first = spans[k];
-            let name = fam.problem.item(item).name.clone();
+            let name = fam.building().problem.item(item).name.clone();
             let mut r = *env.error(
                 "E0402",
                 format!("option covers `{name}` twice"),

@@ -16,13 +16,13 @@ pub mod eval;
 pub mod family;
 pub mod keys;
 pub mod ops;
-pub mod paint;
 pub mod shapes;
 pub mod symmetry;
 pub mod value;
 
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::diag::Diagnostics;
 use crate::diag::report::Report;
@@ -35,15 +35,7 @@ use crate::problem::{ItemKind, OptionId};
 use crate::source::SourceFile;
 use crate::syntax::ast::{Decl, Model, ObjectiveKind, TypeExpr};
 
-/// One instance to solve: the lowered families (shared between records when they do
-/// not depend on the record) and the options forced for this record.
-#[derive(Clone, Debug)]
-pub struct Instance {
-    /// Items, options and what maps them back to the model.
-    pub families: Rc<Families>,
-    /// Options every solution must contain, in declaration order.
-    pub forced: Vec<OptionId>,
-}
+pub use crate::instance::Instance;
 
 /// Why one record could not be lowered.
 #[derive(Debug)]
@@ -66,6 +58,8 @@ pub struct Lowerer<'m> {
     base: Option<Rc<Families>>,
     /// Forces that do not depend on the record, lowered with `base`.
     base_forced: Vec<OptionId>,
+    /// What every instance optimizes, from the model's objective.
+    objective: Option<crate::solve::Objective>,
     /// The force declarations that depend on the record, compiled (by declaration
     /// index; `None` where the evaluator runs them).
     compiled: Vec<Option<CompiledForce>>,
@@ -85,6 +79,16 @@ pub fn objective(model: &Model) -> Option<ObjectiveKind> {
         Decl::Objective(o) => Some(o.kind),
         _ => None,
     })
+}
+
+/// The engine's objective for the model's.
+pub fn engine_objective(k: ObjectiveKind) -> crate::solve::Objective {
+    use crate::solve::Objective;
+    match k {
+        ObjectiveKind::MinimizeCount => Objective::MinimizeCount,
+        ObjectiveKind::MinimizeCost => Objective::MinimizeCost,
+        ObjectiveKind::MaximizeCost => Objective::MaximizeCost,
+    }
 }
 
 /// The types of the model's parameters, by declaration index (`None` when untyped).
@@ -322,6 +326,7 @@ impl<'m> Lowerer<'m> {
             data_param,
             base: None,
             base_forced: Vec::new(),
+            objective: objective(model).map(engine_objective),
             warnings: Diagnostics::new(),
             warned: false,
         };
@@ -451,7 +456,11 @@ impl<'m> Lowerer<'m> {
             return Err(fail(errors));
         }
         self.last_forced = forced.len();
-        Ok(Instance { families, forced })
+        Ok(Instance {
+            compiled: Arc::clone(&families.compiled),
+            forced,
+            objective: self.objective,
+        })
     }
 }
 
@@ -460,7 +469,7 @@ impl<'m> Lowerer<'m> {
 /// negative, or a model not finished. Say so, pointing at the item families that made
 /// nothing.
 fn empty_problem(fam: &Families, model: &Model, src: &SourceFile) -> Option<Report> {
-    let problem = &fam.problem;
+    let problem = &fam.compiled.problem;
     if problem.items.iter().any(|it| it.kind.is_primary()) {
         return None;
     }
@@ -522,7 +531,7 @@ fn check_asserts<'m>(
 /// starts: say which, and where they were declared. Then look for items that some
 /// options cover, but fewer than their lower bound ([`unreachable_bounds`]).
 fn uncoverable(fam: &Families, src: &SourceFile) -> Result<(), crate::diag::Diag> {
-    let problem = &fam.problem;
+    let problem = &fam.compiled.problem;
     // How many options cover each item: one pass serves both checks.
     let mut covers = vec![0u64; problem.items.len()];
     for o in &problem.options {
@@ -570,7 +579,7 @@ fn unreachable_bounds(
     src: &SourceFile,
     covers: &[u64],
 ) -> Result<(), crate::diag::Diag> {
-    let problem = &fam.problem;
+    let problem = &fam.compiled.problem;
     let short = problem
         .items
         .iter()
@@ -640,7 +649,7 @@ fn first_few(names: &[String], shown: usize) -> String {
 /// The label on the declaration an item of a model comes from: "`x` is made here with
 /// r = 3, c = 0", or "`x` is declared here" and `declared` when no loop made it.
 fn made_here(fam: &Families, item: usize, declared: &str) -> Option<(crate::source::Span, String)> {
-    let it = &fam.problem.items[item];
+    let it = &fam.compiled.problem.items[item];
     let crate::problem::Origin::Model { decl } = &it.origin else {
         return None;
     };
@@ -708,7 +717,7 @@ mod tests {
         let inst = l
             .instance(None)
             .unwrap_or_else(|f| panic!("{:?}", f.diagnostics));
-        let p = &inst.families.problem;
+        let p = &inst.compiled.problem;
         assert_eq!(p.options.len(), 9 + 5);
         let names: Vec<&str> = p.options.iter().filter_map(|o| o.name).collect();
         assert_eq!(
@@ -736,7 +745,7 @@ mod tests {
         let inst = l
             .instance(None)
             .unwrap_or_else(|f| panic!("{:?}", f.diagnostics));
-        assert_eq!(inst.families.problem.options.len(), 300);
+        assert_eq!(inst.compiled.problem.options.len(), 300);
         assert_eq!(l.function_evaluations(), 3);
     }
 
@@ -764,14 +773,14 @@ mod tests {
         let a = l
             .instance(Some(grid("abc")))
             .unwrap_or_else(|f| panic!("{:?}", f.diagnostics));
-        assert_eq!(a.families.problem.options.len(), 3);
+        assert_eq!(a.compiled.problem.options.len(), 3);
         // width() once (twice: for the items and for the options, one evaluation),
         // twice(i) for 0, 1, 2.
         assert_eq!(l.function_evaluations(), 4);
         let b = l
             .instance(Some(grid("abcde")))
             .unwrap_or_else(|f| panic!("{:?}", f.diagnostics));
-        assert_eq!(b.families.problem.options.len(), 5);
+        assert_eq!(b.compiled.problem.options.len(), 5);
         // width() again for the new record; twice(i) only for the new 3 and 4.
         assert_eq!(l.function_evaluations(), 4 + 1 + 2);
     }

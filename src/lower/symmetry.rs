@@ -57,7 +57,7 @@ pub fn lower_symmetry<'m>(
     if !errors.is_empty() {
         return Err(errors);
     }
-    let problem = &fam.problem;
+    let problem = &fam.compiled.problem;
     Group::generate(problem, &generators)
         .map(Some)
         .map_err(|e| vec![group_error(env, problem, &decls, &generators, e)])
@@ -70,7 +70,7 @@ fn generator<'m>(
     families: &HashMap<&str, usize>,
     fam: &Families,
 ) -> EvalResult<Vec<ItemId>> {
-    let problem = &fam.problem;
+    let problem = &fam.compiled.problem;
     let mut images: Vec<ItemId> = (0..problem.items.len() as u32).map(ItemId).collect();
     // Which map moved each item, so that an item two maps move is caught.
     let mut moved_by: Vec<Option<Span>> = vec![None; problem.items.len()];

@@ -5,8 +5,8 @@
 pub mod json;
 pub mod svg;
 
-use crate::lower::family::Families;
-use crate::lower::paint::{NOT_ONE_CELL, Painted, Paints};
+use crate::instance::Compiled;
+use crate::instance::paint::{NOT_ONE_CELL, Painted, Paints};
 use crate::problem::{OptionId, Problem};
 
 /// What an unpainted hole of a painted grid shows.
@@ -20,7 +20,7 @@ pub const FILL: &str = ".";
 /// triangular board prints as a triangle. Holes inside a row show [`FILL`]. When every
 /// painted text is one character the cells are written side by side (`534678912`);
 /// otherwise they are right-aligned to the widest text and separated by spaces.
-pub fn paint_grid(families: &Families, chosen: &[OptionId]) -> Option<Vec<String>> {
+pub fn paint_grid(families: &Compiled, chosen: &[OptionId]) -> Option<Vec<String>> {
     paint(&families.paints, chosen)
 }
 
@@ -37,7 +37,7 @@ pub fn paint(paints: &Paints, chosen: &[OptionId]) -> Option<Vec<String>> {
 /// [`paint_grid`] as text: each row and a line end, appended to `out`. Returns false
 /// (and writes nothing) when nothing is painted. The same rows as [`paint_grid`], with
 /// no string per row: printing a sudoku record's grid is then one buffer.
-pub fn write_grid(families: &Families, chosen: &[OptionId], out: &mut String) -> bool {
+pub fn write_grid(families: &Compiled, chosen: &[OptionId], out: &mut String) -> bool {
     let paints = &families.paints;
     if let Some(written) = write_bytes(paints, chosen, out) {
         return written;
@@ -381,7 +381,7 @@ pub fn option_lines(problem: &Problem, chosen: &[OptionId]) -> Vec<String> {
 mod tests {
     use super::*;
 
-    use crate::lower::paint::PaintCell;
+    use crate::instance::paint::PaintCell;
 
     fn cell((row, col, t): (i32, i32, &str)) -> PaintCell {
         PaintCell {
@@ -392,17 +392,17 @@ mod tests {
         }
     }
 
-    fn fam_on(paints: Vec<Vec<(i32, i32, &str)>>, canvas: Vec<(i32, i32, &str)>) -> Families {
+    fn fam_on(paints: Vec<Vec<(i32, i32, &str)>>, canvas: Vec<(i32, i32, &str)>) -> Compiled {
         let options = paints
             .into_iter()
             .map(|v| v.into_iter().map(cell).collect());
-        Families {
+        Compiled {
             paints: Paints::from_options(options, canvas.into_iter().map(cell).collect()),
-            ..Families::default()
+            ..Compiled::default()
         }
     }
 
-    fn fam(paints: Vec<Vec<(i32, i32, &str)>>) -> Families {
+    fn fam(paints: Vec<Vec<(i32, i32, &str)>>) -> Compiled {
         fam_on(paints, Vec::new())
     }
 

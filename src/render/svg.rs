@@ -17,8 +17,8 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use crate::lower::family::Families;
-use crate::lower::paint::Paints;
+use crate::instance::Compiled;
+use crate::instance::paint::Paints;
 use crate::problem::OptionId;
 
 use super::{PlaneCell, plane_cells};
@@ -125,7 +125,7 @@ fn hsl_to_rgb(h: f64, s: f64, l: f64) -> (u8, u8, u8) {
 }
 
 /// The SVG picture of a solution, or `None` when nothing is painted.
-pub fn picture(families: &Families, chosen: &[OptionId], style: Style) -> Option<String> {
+pub fn picture(families: &Compiled, chosen: &[OptionId], style: Style) -> Option<String> {
     let palette = Palette::new(&families.paints);
     draw(&families.paints, chosen, &palette, style)
 }

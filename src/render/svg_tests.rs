@@ -1,5 +1,5 @@
 use super::*;
-use crate::lower::paint::{PaintCell, Paints};
+use crate::instance::paint::{PaintCell, Paints};
 
 fn cell(layer: Option<i32>, row: i32, col: i32, text: &str) -> PaintCell {
     PaintCell {

@@ -24,8 +24,12 @@ use crate::lower::value::Value;
 use crate::lower::{Lowerer, objective};
 use crate::solve::Objective;
 use crate::source::{SourceFile, Span};
-use crate::syntax::ast::{Decl, ExprKind, Model, ObjectiveKind};
+use crate::syntax::ast::{Decl, ExprKind, Model};
 use crate::syntax::{parse, parse_expr};
+
+/// The largest family or comprehension the compiler builds unless told otherwise (the
+/// command line's default `--max-size`).
+pub const DEFAULT_MAX_SIZE: usize = 10_000_000;
 
 /// A parsed and checked model.
 pub struct Front {
@@ -72,20 +76,20 @@ impl Front {
         )
     }
 
+    /// The instance of the model's defaults with the `-p name=value` settings
+    /// `params`: the one-call way from a loaded model to what [`crate::run`] searches.
+    pub fn instance(&self, params: &[String]) -> Result<crate::instance::Instance, Diagnostics> {
+        let mut lowerer = self.lowerer(params, false, DEFAULT_MAX_SIZE)?;
+        lowerer.instance(None).map_err(|f| f.diagnostics)
+    }
+
     /// The engine's objective, when the model declares one.
     pub fn objective(&self) -> Option<Objective> {
         objective(&self.model).map(engine_objective)
     }
 }
 
-/// The engine's objective for the model's.
-pub fn engine_objective(k: ObjectiveKind) -> Objective {
-    match k {
-        ObjectiveKind::MinimizeCount => Objective::MinimizeCount,
-        ObjectiveKind::MinimizeCost => Objective::MinimizeCost,
-        ObjectiveKind::MaximizeCost => Objective::MaximizeCost,
-    }
-}
+pub use crate::lower::engine_objective;
 
 /// Parses the `-p name=value` settings. A value is a literal of the language; a bare
 /// word for a string parameter (`-p alphabet=ABCDEFGHIJKLMNOP`) is taken as the string.

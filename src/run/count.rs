@@ -1,0 +1,191 @@
+//! Counts: on threads, in shards, with progress and checkpoints.
+//!
+//! A plain count goes to [`parallel::count`]. A count that is sharded, shows progress,
+//! writes checkpoints or resumes one runs its parts in the worker pool, watched from
+//! here ([`CountWatch`]); that needs an engine that can give work away (bitsets or
+//! dancing cells). A shard of a problem whose engine cannot split is searched whole by
+//! shard 1, and the others are empty: the shards still add up to the count.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use super::{Failure, Field, Saved, Sink};
+use crate::diag::report::Report;
+use crate::instance::Instance;
+use crate::solve::parallel::{self, Frontier, Progress, Watch};
+use crate::solve::share::Part;
+use crate::solve::{End, Flow, Outcome, SearchConfig, Solver, Stats};
+use crate::task::Task;
+
+/// Counts the solutions of `inst` as `task` asks: the outcome, and the fields its JSON
+/// summary adds (the shard and the problem's fingerprint, which `dlxc merge` checks).
+pub(super) fn count(
+    solver: &mut Solver,
+    inst: &Instance,
+    config: &SearchConfig,
+    task: &Task,
+    sink: &mut dyn Sink,
+) -> Result<(Outcome, Vec<Field>), Failure> {
+    let (problem, forced) = (&inst.compiled.problem, &inst.forced[..]);
+    let keeps_state = task.keeps_state();
+    // Hashing the whole matrix costs more than a small search (a sudoku record's count
+    // took four times as long with it): only shards and checkpoints need it.
+    let fingerprint = if task.shard.is_some() || keeps_state {
+        problem.fingerprint(forced)
+    } else {
+        String::new()
+    };
+    let mut fields = Vec::new();
+    if let Some(shard) = task.shard {
+        fields.push(("shard", json!(shard.to_string())));
+        fields.push(("problem", json!(fingerprint)));
+    }
+    let pooled = parallel::pooled(solver, config);
+    if keeps_state && !pooled {
+        let r = Report::error(
+            "E0922",
+            "--checkpoint and --resume cannot be used here: this engine cannot hand its \
+             search over (only dancing cells and bitsets can: not --engine links, and not \
+             a problem with multiplicity intervals)",
+        )
+        .help(
+            "count without them, or with the default engine (bitsets or dancing cells) and \
+             without --node-limit or --limit",
+        );
+        return Err(Failure::Report(Box::new(r)));
+    }
+    // A plain count, or one whose progress this engine cannot show: as usual.
+    let shows_progress = pooled && sink.shows_progress();
+    if task.shard.is_none() && !keeps_state && !shows_progress {
+        let outcome = parallel::count(solver, forced, config, task.threads)?;
+        return Ok((outcome, fields));
+    }
+    if !pooled {
+        // A shard on an engine that cannot split: shard 1 is the whole tree.
+        let (k, n) = task.shard.map_or((1, 1), |x| (x.k, x.n));
+        let parts = parallel::shard(solver, forced, k, n)?;
+        let mut outcome = Outcome {
+            stats: Stats::default(),
+            end: End::Exhausted,
+        };
+        let started = Instant::now();
+        for part in parts {
+            // A node limit is the whole shard's, not each part's.
+            let each = SearchConfig {
+                node_limit: config
+                    .node_limit
+                    .map(|n| n.saturating_sub(outcome.stats.nodes)),
+                count_only: true,
+                ..config.clone()
+            };
+            let out = solver.search(&part.forced, &each, &mut |_| Flow::Continue)?;
+            add(&mut outcome.stats, &out.stats);
+            outcome.end = out.end;
+            if out.end != End::Exhausted {
+                break;
+            }
+        }
+        outcome.stats.elapsed = started.elapsed();
+        return Ok((outcome, fields));
+    }
+    let (parts, before) = match &task.resume {
+        Some(path) => {
+            let mut saved = sink.resume(path, &fingerprint, solver.option_count())?;
+            (std::mem::take(&mut saved.parts), Some(saved))
+        }
+        None => {
+            let parts = match task.shard {
+                Some(x) => parallel::shard(solver, forced, x.k, x.n)?,
+                None => vec![Part {
+                    forced: forced.to_vec(),
+                    weight: 1.0,
+                }],
+            };
+            (parts, None)
+        }
+    };
+    // The share of the tree this count covers: all of it, or a shard's parts.
+    let whole = parts.iter().map(|p| p.weight).sum::<f64>()
+        + before.as_ref().map_or(0.0, |b| b.counted_share);
+    let mut watch = CountWatch {
+        whole: if whole > 0.0 { whole } else { 1.0 },
+        sink,
+        fingerprint: &fingerprint,
+        path: task.checkpoint.as_ref().map(|c| c.path.as_path()),
+        every: task
+            .checkpoint
+            .as_ref()
+            .map_or(crate::task::CHECKPOINT_EVERY, |c| c.every),
+        last: Instant::now(),
+        before: before.as_ref(),
+    };
+    let mut frontier = parallel::count_parts(solver, parts, config, task.threads, &mut watch)?;
+    if let Some(path) = watch.path {
+        watch.save(path, &frontier);
+    }
+    if let Some(before) = &before {
+        add(&mut frontier.counted.stats, &before.counted.stats);
+        frontier.counted.stats.elapsed += before.counted.stats.elapsed;
+    }
+    Ok((frontier.counted, fields))
+}
+
+fn add(to: &mut Stats, more: &Stats) {
+    to.nodes += more.nodes;
+    to.updates += more.updates;
+    to.solutions += more.solutions;
+}
+
+/// Watches a pooled count: progress to the sink, and checkpoints every `every`.
+struct CountWatch<'a> {
+    /// The weight of the tree this count covers (less than 1 for a shard), so that
+    /// progress goes to 100%.
+    whole: f64,
+    sink: &'a mut dyn Sink,
+    fingerprint: &'a str,
+    path: Option<&'a Path>,
+    every: Duration,
+    last: Instant,
+    /// The checkpoint this run resumed, whose counts come before this run's.
+    before: Option<&'a Saved>,
+}
+
+impl CountWatch<'_> {
+    /// Saves `frontier` (this run's) with what a resumed run had counted before it.
+    fn save(&mut self, path: &Path, frontier: &Frontier) {
+        let mut whole = frontier.clone();
+        if let Some(before) = self.before {
+            add(&mut whole.counted.stats, &before.counted.stats);
+            whole.counted.stats.elapsed += before.counted.stats.elapsed;
+            whole.explored += before.counted_share;
+        }
+        self.sink.save(path, self.fingerprint, &whole);
+        self.last = Instant::now();
+    }
+}
+
+impl Watch for CountWatch<'_> {
+    fn every(&self) -> Duration {
+        // Progress a few times a second, and checkpoints on time when they are frequent.
+        self.every.min(Duration::from_millis(200))
+    }
+
+    fn tick(&mut self, p: &Progress) -> bool {
+        let mut p = *p;
+        if let Some(before) = self.before {
+            p.explored += before.counted_share;
+            p.solutions += before.counted.stats.solutions;
+        }
+        p.explored /= self.whole;
+        self.sink.progress(&p);
+        self.path.is_some() && self.last.elapsed() >= self.every
+    }
+
+    fn checkpoint(&mut self, frontier: &Frontier) {
+        if let Some(path) = self.path {
+            self.save(path, frontier);
+        }
+    }
+}

@@ -1,0 +1,340 @@
+//! One run: the only place that picks the engine and how the work is spread.
+//!
+//! ```text
+//! Task (validated flags) + Instance (compiled matrix, forced options, objective)
+//!     -> Runner::run -> Answer,  with solutions, progress and checkpoints to a Sink
+//! ```
+//!
+//! A [`Runner`] is made once per command from a [`Task`] and runs one instance after
+//! another (the records of a data file): it keeps its engine from record to record
+//! while the instances share their compiled matrix. It decides, for each instance,
+//! which search runs (branch and bound for an objective, the search up to symmetry,
+//! a plain search), on which engine, and how the work is spread (threads, the pool
+//! with its shards and checkpoints). Front ends only say what they want and how to
+//! show it: the command line's text, JSON and SVG output, Python's iterators and
+//! exceptions are [`Sink`]s. Nothing here prints or touches a file; what a checkpoint
+//! holds is read and written by the sink.
+//!
+//! A new mode (memo counting, sampling, the k best) is one more arm here and one more
+//! field of the task, not a change in every front end.
+
+mod count;
+pub mod estimate;
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use crate::diag::report::Report;
+use crate::instance::{Compiled, Instance};
+use crate::problem::OptionId;
+use crate::solve::parallel::{self, Frontier, Progress};
+use crate::solve::share::Part;
+use crate::solve::{
+    Clash, Flow, Optimizer, Optimum, Outcome, Refused, SearchConfig, Solver, Unsupported,
+};
+use crate::symmetry::orbits::Plan;
+use crate::symmetry::{Group, classes};
+use crate::task::Task;
+
+/// A JSON field a summary adds (the shard, the problem's fingerprint, the symmetry).
+pub type Field = (&'static str, serde_json::Value);
+
+/// Where a run reports what it finds. Every method has a default that ignores the
+/// report, so a sink implements only what it shows.
+pub trait Sink {
+    /// A solution of a listing search (ids of the instance's problem, forced options
+    /// included); [`Flow::Stop`] ends the search.
+    fn solution(&mut self, _chosen: &[OptionId]) -> Flow {
+        Flow::Continue
+    }
+
+    /// An optimizing search found a better (or, listing every optimum, an equal)
+    /// solution.
+    fn improved(&mut self, _value: i64, _chosen: &[OptionId]) {}
+
+    /// Whether the sink shows a count's progress: the count then runs in the pool,
+    /// which can report it.
+    fn shows_progress(&self) -> bool {
+        false
+    }
+
+    /// How far a pooled count has got (resumed counts included).
+    fn progress(&mut self, _progress: &Progress) {}
+
+    /// The checkpoint at `path` to go on with (the task's `resume`), for the problem
+    /// whose fingerprint is `fingerprint` and which has `options` options. The sink
+    /// reads and validates the file; a refusal it has reported is [`Failure::Reported`].
+    fn resume(
+        &mut self,
+        _path: &Path,
+        _fingerprint: &str,
+        _options: usize,
+    ) -> Result<Saved, Failure> {
+        Err(Failure::Report(Box::new(Report::error(
+            "E0922",
+            "--resume cannot be used here: this front end keeps no checkpoints",
+        ))))
+    }
+
+    /// Writes a checkpoint of a count to `path` (the task's `checkpoint`): the whole
+    /// count so far, earlier runs included, and what is left.
+    fn save(&mut self, _path: &Path, _fingerprint: &str, _frontier: &Frontier) {}
+}
+
+/// A sink that shows nothing: for counts.
+pub struct Quiet;
+
+impl Sink for Quiet {}
+
+/// A count saved by earlier runs, as a checkpoint holds it.
+#[derive(Clone, Debug)]
+pub struct Saved {
+    /// What the earlier runs counted (their time in `elapsed`).
+    pub counted: Outcome,
+    /// The share of the tree they explored.
+    pub counted_share: f64,
+    /// What is left.
+    pub parts: Vec<Part>,
+}
+
+/// What a run found.
+#[derive(Clone, Debug)]
+pub enum Answer {
+    /// A plain search, a count or a listing.
+    Searched {
+        /// The outcome: the counters and how it ended.
+        outcome: Outcome,
+        /// The engine that searched (for `--stats`).
+        engine: &'static str,
+        /// What the JSON summary adds: a shard and the problem's fingerprint, which
+        /// `dlxc merge` checks; the group of a search up to symmetry.
+        fields: Vec<Field>,
+    },
+    /// An optimizing search.
+    Optimized(Optimum),
+}
+
+impl Answer {
+    /// Whether a limit or an interrupt cut the search short.
+    pub fn cut(&self) -> bool {
+        use crate::solve::End;
+        match self {
+            Answer::Searched { outcome, .. } => matches!(outcome.end, End::Cut(_)),
+            Answer::Optimized(o) => matches!(o.end, End::Cut(_)),
+        }
+    }
+}
+
+/// Why a run gave no answer.
+#[derive(Debug)]
+pub enum Failure {
+    /// Two forced options clash.
+    Clash(Clash),
+    /// The engine asked for cannot search this problem.
+    Unsupported(Unsupported),
+    /// Branch and bound refuses this problem.
+    Refused(Refused),
+    /// The task does not apply to this problem (E0922).
+    Report(Box<Report>),
+    /// The sink refused (a bad checkpoint) and has said why.
+    Reported,
+}
+
+impl From<Clash> for Failure {
+    fn from(c: Clash) -> Failure {
+        Failure::Clash(c)
+    }
+}
+
+/// The engine a runner keeps between instances, with the matrix it was built for.
+enum Engine {
+    Plain(Solver),
+    Optimizing(Box<Optimizer>),
+}
+
+/// Runs a task on one instance after another.
+pub struct Runner {
+    task: Task,
+    interrupt: Option<Arc<AtomicBool>>,
+    started: Instant,
+    engine: Option<(Arc<Compiled>, Engine)>,
+}
+
+impl Runner {
+    /// A runner for `task`; its time limit counts from now, for every instance.
+    pub fn new(task: Task) -> Runner {
+        Runner {
+            task,
+            interrupt: None,
+            started: Instant::now(),
+            engine: None,
+        }
+    }
+
+    /// Stops the searches when `flag` is raised (Ctrl-C).
+    pub fn with_interrupt(mut self, flag: Arc<AtomicBool>) -> Runner {
+        self.interrupt = Some(flag);
+        self
+    }
+
+    /// The task.
+    pub fn task(&self) -> &Task {
+        &self.task
+    }
+
+    /// The engine settings of the next search: the time limit is the whole run's, so
+    /// each instance gets what is left of it.
+    fn config(&self) -> SearchConfig {
+        let t = &self.task;
+        SearchConfig {
+            count_only: t.mode.counts(),
+            max_solutions: t.mode.max_solutions(),
+            node_limit: t.node_limit,
+            time_limit: t
+                .time_limit
+                .map(|l| l.saturating_sub(self.started.elapsed())),
+            interrupt: self.interrupt.clone(),
+            share: None,
+        }
+    }
+
+    /// Runs the task on `inst`, reporting to `sink`.
+    pub fn run(&mut self, inst: &Instance, sink: &mut dyn Sink) -> Result<Answer, Failure> {
+        let config = self.config();
+        let (all, threads) = (self.task.mode.many(), self.task.threads);
+        if let Some(goal) = inst.objective {
+            let opt = match self.engine(inst, |p| {
+                Optimizer::new(p, goal)
+                    .map(|o| Engine::Optimizing(Box::new(o)))
+                    .map_err(Failure::Refused)
+            })? {
+                Engine::Optimizing(o) => o,
+                Engine::Plain(_) => unreachable!("the engine is rebuilt for an objective"),
+            };
+            let mut improve = |v: i64, chosen: &[OptionId]| sink.improved(v, chosen);
+            let out = crate::solve::optimize::solve_on_threads(
+                opt,
+                &inst.forced,
+                all,
+                &config,
+                threads,
+                &mut improve,
+            )?;
+            return Ok(Answer::Optimized(out));
+        }
+        if self.task.up_to_symmetry {
+            return up_to_symmetry(&self.task, inst, &config, sink);
+        }
+        let task = self.task.clone();
+        let engine = self.task.engine;
+        let solver = match self.engine(inst, |p| {
+            Solver::with_engine(p, engine)
+                .map(Engine::Plain)
+                .map_err(Failure::Unsupported)
+        })? {
+            Engine::Plain(s) => s,
+            Engine::Optimizing(_) => unreachable!("the engine is rebuilt without an objective"),
+        };
+        let engine = solver.engine_name();
+        if task.mode.counts() {
+            let (outcome, fields) = count::count(solver, inst, &config, &task, sink)?;
+            return Ok(Answer::Searched {
+                outcome,
+                engine,
+                fields,
+            });
+        }
+        let mut visit = |chosen: &[OptionId]| sink.solution(chosen);
+        let threads = task.listing_threads();
+        let outcome = parallel::search(solver, &inst.forced, &config, threads, &mut visit)?;
+        Ok(Answer::Searched {
+            outcome,
+            engine,
+            fields: Vec::new(),
+        })
+    }
+
+    /// The engine for `inst`: the one kept, when it was built for the same matrix and
+    /// is of the kind wanted; else a new one from `build`.
+    fn engine(
+        &mut self,
+        inst: &Instance,
+        build: impl FnOnce(&crate::problem::Problem) -> Result<Engine, Failure>,
+    ) -> Result<&mut Engine, Failure> {
+        let optimizing = inst.objective.is_some();
+        let keep = self.engine.as_ref().is_some_and(|(m, e)| {
+            Arc::ptr_eq(m, &inst.compiled) && matches!(e, Engine::Optimizing(_)) == optimizing
+        });
+        if !keep {
+            self.engine = None;
+            let e = build(&inst.compiled.problem)?;
+            self.engine = Some((Arc::clone(&inst.compiled), e));
+        }
+        match &mut self.engine {
+            Some((_, e)) => Ok(e),
+            None => unreachable!("set above"),
+        }
+    }
+}
+
+/// Searches (or counts) `inst` up to its declared symmetries.
+fn up_to_symmetry(
+    task: &Task,
+    inst: &Instance,
+    config: &SearchConfig,
+    sink: &mut dyn Sink,
+) -> Result<Answer, Failure> {
+    let problem = &inst.compiled.problem;
+    let trivial;
+    let group = match &inst.compiled.symmetry {
+        Some(g) => g,
+        None => {
+            trivial = Group::trivial(problem);
+            &trivial
+        }
+    };
+    // The engine's limit would count the solutions filtered out too: the search stops
+    // at the limit instead.
+    let wanted = task.mode.max_solutions();
+    let threads = if task.mode.counts() {
+        task.threads
+    } else {
+        task.listing_threads()
+    };
+    let mut show = |chosen: &[OptionId]| sink.solution(chosen);
+    let listing = (!task.mode.counts()).then_some(&mut show as classes::Show<'_>);
+    let plan = Plan::new(problem, group, &inst.forced);
+    let c = classes::search(&plan, task.engine, config, threads, wanted, listing)?
+        .map_err(Failure::Unsupported)?;
+    Ok(Answer::Searched {
+        outcome: c.outcome,
+        engine: c.engine,
+        fields: vec![
+            ("up_to_symmetry", serde_json::json!(true)),
+            ("symmetries", serde_json::json!(c.order)),
+        ],
+    })
+}
+
+/// Counts the solutions of `inst` on every core this process may use: the one-call
+/// count behind the crate's front door.
+pub fn count(inst: &Instance, threads: usize) -> Result<Outcome, Failure> {
+    let task = Task::new(&crate::task::Request {
+        count: true,
+        threads,
+        ..Default::default()
+    })
+    .map_err(Failure::Report)?;
+    match Runner::new(task).run(inst, &mut Quiet)? {
+        Answer::Searched { outcome, .. } => Ok(outcome),
+        Answer::Optimized(o) => Ok(Outcome {
+            stats: crate::solve::Stats {
+                solutions: o.solutions.len() as u128,
+                ..o.stats
+            },
+            end: o.end,
+        }),
+    }
+}

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use super::error::{CheckError, Code};
 use super::types;
-use crate::diag::suggest::did_you_mean;
+use crate::diag::suggest::{did_you_mean, list_names};
 use crate::lower::builtins;
 use crate::source::Span;
 use crate::syntax::ast::{
@@ -173,7 +173,15 @@ impl<'a> Resolver<'a> {
         match &decls[i] {
             Decl::Param(p) => {
                 if let Some(ty) = &p.ty {
-                    types::check_type(self, ty);
+                    // The arguments (a grid's dimensions) are ordinary expressions over the
+                    // top level; resolving them records the references that order
+                    // evaluation.
+                    for a in &ty.args {
+                        self.expr(a);
+                    }
+                    if let Some(e) = types::check_type(ty) {
+                        self.error(e);
+                    }
                 }
                 if let Some(d) = &p.default {
                     self.expr(d);
@@ -816,15 +824,6 @@ fn expr_hint(e: &Expr) -> String {
         ExprKind::Name(i) => i.name.clone(),
         ExprKind::Int(n) => n.to_string(),
         _ => "_".to_string(),
-    }
-}
-
-/// `a`, `b` and `c`, for help lines.
-pub(super) fn list_names(names: &[&str]) -> String {
-    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-    match quoted.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
-        _ => quoted.join(""),
     }
 }
 

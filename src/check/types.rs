@@ -5,8 +5,7 @@
 //! the number of bracketed arguments fits it.
 
 use super::error::{CheckError, Code};
-use super::resolve::{Resolver, list_names};
-use crate::diag::suggest::did_you_mean;
+use crate::diag::suggest::{did_you_mean, list_names};
 use crate::syntax::ast::TypeExpr;
 
 /// The type names the language knows, with the argument counts each accepts.
@@ -22,13 +21,9 @@ pub const TYPES: &[(&str, &[usize])] = &[
     ("cells", &[2, 3]),
 ];
 
-/// Checks a parameter's type and resolves the names in its arguments.
-pub(super) fn check_type<'a>(r: &mut Resolver<'a>, ty: &'a TypeExpr) {
-    // The arguments (a grid's dimensions) are ordinary expressions over the top level;
-    // resolving them records the references that order evaluation.
-    for a in &ty.args {
-        r.expr(a);
-    }
+/// What is wrong with a parameter's type name or its number of arguments, if anything.
+/// (The arguments' names are resolved by the resolver, like any expression.)
+pub(super) fn check_type(ty: &TypeExpr) -> Option<CheckError> {
     let name = ty.name.name.as_str();
     let Some((_, counts)) = TYPES.iter().find(|(n, _)| *n == name) else {
         let help = match did_you_mean(name, TYPES.iter().map(|t| t.0)) {
@@ -38,7 +33,7 @@ pub(super) fn check_type<'a>(r: &mut Resolver<'a>, ty: &'a TypeExpr) {
                 format!("the types are {}", list_names(&all))
             }
         };
-        r.error(
+        return Some(
             CheckError::new(
                 Code::UnknownType,
                 format!("unknown type `{name}`"),
@@ -47,7 +42,6 @@ pub(super) fn check_type<'a>(r: &mut Resolver<'a>, ty: &'a TypeExpr) {
             )
             .with_help(help),
         );
-        return;
     };
     let given = ty.args.len();
     if !counts.contains(&given) {
@@ -65,7 +59,7 @@ pub(super) fn check_type<'a>(r: &mut Resolver<'a>, ty: &'a TypeExpr) {
         } else {
             ("0".to_string(), format!("write `{name}` without brackets"))
         };
-        r.error(
+        return Some(
             CheckError::new(
                 Code::TypeArgumentCount,
                 format!(
@@ -77,4 +71,5 @@ pub(super) fn check_type<'a>(r: &mut Resolver<'a>, ty: &'a TypeExpr) {
             .with_help(help),
         );
     }
+    None
 }

@@ -108,6 +108,15 @@ pub fn did_you_mean<'a>(
     best.map(|(_, c)| c)
 }
 
+/// `a`, `b` and `c`, for help lines.
+pub fn list_names(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => quoted.join(""),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,7 +18,7 @@
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
-use super::builtins::{BuiltinError, MAX_EXPANSION, elements};
+use super::args::{BuiltinError, MAX_EXPANSION, elements};
 use super::value::Value;
 
 /// `combinations(s, k)`.

@@ -21,7 +21,8 @@ use crate::instance::Compiled;
 use crate::instance::paint::{Painted, Paints, TextId};
 use crate::lower::budget;
 use crate::lower::eval::{Env, EvalError, EvalResult};
-use crate::lower::keys::{KeyIndex, kind_mismatch_note};
+use crate::lower::keys::{KeyIndex, display_name, kind_mismatch_note, write_display_name};
+use crate::lower::symmetry::{Made, lower_symmetry};
 use crate::lower::value::Value;
 use crate::problem::{Bounds, Entry, ItemId, ItemKind, OptionId, Origin, Problem};
 use crate::source::Span;
@@ -85,30 +86,6 @@ impl Families {
     pub fn problem(&self) -> &Problem {
         &self.compiled.problem
     }
-}
-
-/// `family[a,b,c]`, the way items and options are named.
-pub fn display_name(family: &str, index: &[Value]) -> String {
-    let mut s = String::with_capacity(family.len() + 4 * index.len() + 2);
-    write_display_name(&mut s, family, index);
-    s
-}
-
-/// [`display_name`], written at the end of `out`: an option's name goes straight into
-/// the problem's text of names.
-fn write_display_name(out: &mut String, family: &str, index: &[Value]) {
-    out.push_str(family);
-    if index.is_empty() {
-        return;
-    }
-    out.push('[');
-    for (i, v) in index.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        v.write_name_part(out);
-    }
-    out.push(']');
 }
 
 fn origin(decl: Span) -> Origin {
@@ -194,7 +171,11 @@ pub fn lower_families<'m>(env: &mut Env<'m>) -> Result<(Families, Diagnostics), 
     }
     // The symmetries act on the options, so they need every family made.
     if errors.is_empty() {
-        match crate::lower::symmetry::lower_symmetry(env, &fam) {
+        let made = Made {
+            problem: &fam.compiled.problem,
+            items: &fam.items,
+        };
+        match lower_symmetry(env, &made) {
             Ok(group) => fam.building().symmetry = group,
             Err(es) => es.into_iter().for_each(|e| add(&mut errors, e)),
         }

@@ -5,7 +5,6 @@ use std::hash::{Hash, Hasher};
 
 use hashbrown::HashTable;
 
-use crate::lower::family::display_name;
 use crate::lower::value::Value;
 
 /// Ids of items (or options, or anything else) by family and index values: what
@@ -415,6 +414,30 @@ fn ordinal(k: usize) -> String {
         3 => "fourth".into(),
         n => format!("number {}", n + 1),
     }
+}
+
+/// `family[a,b,c]`, the way items and options are named.
+pub fn display_name(family: &str, index: &[Value]) -> String {
+    let mut s = String::with_capacity(family.len() + 4 * index.len() + 2);
+    write_display_name(&mut s, family, index);
+    s
+}
+
+/// [`display_name`], written at the end of `out`: an option's name goes straight into
+/// the problem's text of names.
+pub fn write_display_name(out: &mut String, family: &str, index: &[Value]) {
+    out.push_str(family);
+    if index.is_empty() {
+        return;
+    }
+    out.push('[');
+    for (i, v) in index.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        v.write_name_part(out);
+    }
+    out.push(']');
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 //! again for each record. The [`Lowerer`] keeps the record-independent values cached
 //! in its environment between records.
 
+pub mod args;
 pub mod budget;
 pub mod builtins;
 pub mod combinatorics;

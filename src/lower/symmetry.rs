@@ -12,18 +12,28 @@ use std::collections::HashMap;
 
 use crate::diag::report::Report;
 use crate::lower::eval::{Env, EvalError, EvalResult};
-use crate::lower::family::{Families, display_name};
+use crate::lower::keys::{KeyIndex, display_name};
 use crate::lower::value::Value;
 use crate::problem::{ItemId, Problem};
 use crate::source::Span;
 use crate::symmetry::{Group, GroupError, MAX_ORDER, image_names};
 use crate::syntax::ast::{Decl, IndexPattern, SymmetryDecl, SymmetryMap};
 
+/// What the symmetries act on: the items every family made, and how their indices find
+/// them. (A view, not the families themselves, so that this module needs nothing of the
+/// module that makes them.)
+pub struct Made<'a> {
+    /// The problem the families made.
+    pub problem: &'a Problem,
+    /// Each item family's items by index.
+    pub items: &'a KeyIndex<ItemId>,
+}
+
 /// The group of the model's `symmetry` declarations, or `None` when it has none; the
 /// errors of every declaration otherwise.
 pub fn lower_symmetry<'m>(
     env: &mut Env<'m>,
-    fam: &Families,
+    fam: &Made<'_>,
 ) -> Result<Option<Group>, Vec<EvalError>> {
     let model = env.model();
     let families: HashMap<&str, usize> = model
@@ -57,7 +67,7 @@ pub fn lower_symmetry<'m>(
     if !errors.is_empty() {
         return Err(errors);
     }
-    let problem = &fam.compiled.problem;
+    let problem = fam.problem;
     Group::generate(problem, &generators)
         .map(Some)
         .map_err(|e| vec![group_error(env, problem, &decls, &generators, e)])
@@ -68,9 +78,9 @@ fn generator<'m>(
     env: &mut Env<'m>,
     decl: &'m SymmetryDecl,
     families: &HashMap<&str, usize>,
-    fam: &Families,
+    fam: &Made<'_>,
 ) -> EvalResult<Vec<ItemId>> {
-    let problem = &fam.compiled.problem;
+    let problem = fam.problem;
     let mut images: Vec<ItemId> = (0..problem.items.len() as u32).map(ItemId).collect();
     // Which map moved each item, so that an item two maps move is caught.
     let mut moved_by: Vec<Option<Span>> = vec![None; problem.items.len()];
@@ -117,7 +127,7 @@ fn map_item<'m>(
     map: &'m SymmetryMap,
     key: &[Value],
     to: usize,
-    fam: &Families,
+    fam: &Made<'_>,
     index: &mut Vec<Value>,
 ) -> EvalResult<Option<ItemId>> {
     for (pat, v) in map.pattern.iter().zip(key) {

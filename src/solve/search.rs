@@ -21,7 +21,7 @@
 
 use std::time::Instant;
 
-use super::links::Links;
+use super::links::{COVERED, Links};
 use super::{End, Flow, Limit, Outcome, SearchConfig, Stats, check_clock};
 use crate::problem::OptionId;
 
@@ -38,17 +38,6 @@ enum Step {
     /// X6: uncover the other items of `choice[level]` and try the next option.
     Recover,
 }
-
-/// Added to LEN of an item while it is covered, so that [`Links::choose`] can scan the
-/// primary item heads by index instead of following the list of active items. A
-/// covered item's LEN does not change until it is uncovered (every option through it
-/// is hidden), so the offset is removed exactly.
-///
-/// Why: the item list is a chain of dependent loads, one cache-latency per item; on a
-/// sudoku (324 items, a few hundred active) that walk was most of the time per node.
-/// Scanning the heads in index order visits the same items in the same order, so the
-/// choice — and every node count — is DLX1's.
-pub(crate) const COVERED: i32 = 1 << 30;
 
 impl Links {
     /// Unlinks item `i` from its list and hides every option in its vertical list.

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use miette::{Diagnostic, NamedSource, SourceSpan};
 use thiserror::Error;
 
-use super::parser::Rule;
+use super::grammar::{MAX_DEPTH, Rule};
 use crate::source::{SourceFile, Span};
 
 /// The words of the language that cannot be used as names.
@@ -485,7 +485,7 @@ pub(crate) fn from_pest(src: &SourceFile, err: pest::error::Error<Rule>) -> Synt
             return SyntaxError::TooDeep {
                 src: src.named(),
                 at: tok.span.into(),
-                limit: super::parser::MAX_DEPTH,
+                limit: MAX_DEPTH,
             };
         }
     };

@@ -8,8 +8,9 @@ use pest::pratt_parser::{Assoc, Op, PrattParser};
 
 use super::ast::*;
 use super::errors::SyntaxError;
+use super::grammar::Rule;
 use super::literals;
-use super::parser::{Builder, Rule, first, kids, span};
+use super::parser::{Builder, first, kids, span};
 use crate::source::Span;
 
 /// Longest run of prefix operators (`- - - x`) accepted; the Pratt parser recurses once

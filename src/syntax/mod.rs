@@ -7,6 +7,7 @@
 pub mod ast;
 pub mod errors;
 mod expr;
+mod grammar;
 mod literals;
 mod parser;
 

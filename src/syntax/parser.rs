@@ -10,24 +10,12 @@ use std::cell::RefCell;
 
 use pest::Parser as _;
 use pest::iterators::{Pair, Pairs};
-use pest_derive::Parser;
 
 use super::ast::*;
 use super::errors::{self, SyntaxError};
+use super::grammar::{DlxParser, MAX_CLAUSES, MAX_DEPTH, Rule};
 use crate::diag::Diagnostics;
 use crate::source::{SourceFile, Span};
-
-/// The pest parser generated from the grammar.
-#[derive(Parser)]
-#[grammar = "../grammar/dlx.pest"]
-pub(super) struct DlxParser;
-
-/// How deeply brackets may nest. Far beyond what a model needs, and low enough that
-/// neither pest nor the tree builder can run out of stack.
-pub(crate) const MAX_DEPTH: usize = 64;
-
-/// How many `for`, `where` and `let` clauses one declaration or comprehension may have.
-pub(crate) const MAX_CLAUSES: usize = 256;
 
 /// Parses a whole model.
 ///

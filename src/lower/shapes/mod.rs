@@ -20,7 +20,7 @@ pub mod lattice;
 
 use std::collections::BTreeSet;
 
-use super::builtins::BuiltinError;
+use super::args::BuiltinError;
 use super::value::Value;
 use lattice::Cell2;
 

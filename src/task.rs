@@ -16,6 +16,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::diag::Code;
 use crate::diag::report::Report;
 use crate::solve::EngineChoice;
 
@@ -172,7 +173,7 @@ pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(60);
 /// A refusal: E0922 (or E0930 for symmetries), with what was asked, why it cannot be,
 /// and what to write instead.
 fn refuse(what: &str, why: &str, help: &str) -> Box<Report> {
-    Box::new(Report::error("E0922", format!("{what} cannot be used here: {why}")).help(help))
+    Box::new(Report::error(Code::E0922, format!("{what} cannot be used here: {why}")).help(help))
 }
 
 impl Task {

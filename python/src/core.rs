@@ -19,6 +19,7 @@ use dlxc::source::SourceFile;
 use pyo3::prelude::*;
 
 use crate::errors::{Diag, Failure, plain};
+use dlxc::diag::Code;
 
 /// Largest family or comprehension the compiler builds: the command line's default
 /// `--max-size`.
@@ -194,7 +195,7 @@ pub fn instance(
             let v = parse_text(&r.text, ty).map_err(|e| {
                 Failure::one(
                     Report::error(
-                        "E0605",
+                        Code::E0605,
                         format!("record {} for `{name}`: {}", r.index, e.message),
                     )
                     .help(format!("each record must be {}", record_layout(ty))),

@@ -16,6 +16,7 @@ use pyo3::prelude::*;
 use crate::core::Core;
 use crate::errors::Failure;
 use crate::search::{clash, on_thread};
+use dlxc::diag::Code;
 
 /// How long the real search runs before probing starts (`dlxc estimate`'s trial).
 const TRIAL: Duration = Duration::from_millis(200);
@@ -159,7 +160,7 @@ pub fn estimate(
         }
         Found::Unprobed(st, engine) => {
             let r = Report::error(
-                "E0922",
+                Code::E0922,
                 format!(
                     "estimate cannot be used here: only dancing cells and bitsets can be \
                      probed, and \

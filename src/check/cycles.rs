@@ -10,7 +10,7 @@
 use std::collections::VecDeque;
 
 use super::DeclKind;
-use super::error::{CheckError, Code};
+use super::error::{CheckError, Mistake};
 use crate::source::Span;
 use crate::syntax::ast::Decl;
 
@@ -87,21 +87,21 @@ fn cycle_error(
     let first = name(decls, path[0]);
     let (code, message, help) = if all_fns && path.len() == 2 {
         (
-            Code::Recursion,
+            Mistake::Recursion,
             format!("function `{first}` calls itself"),
             "functions cannot be recursive, so every call finishes; compute over a range \
              instead, such as `sum(i for i in 0..=n)`",
         )
     } else if all_fns {
         (
-            Code::Recursion,
+            Mistake::Recursion,
             format!("functions call each other in a cycle: {chain}"),
             "functions cannot be recursive, so every call finishes; compute over a range \
              instead, such as `sum(i for i in 0..=n)`",
         )
     } else {
         (
-            Code::Cycle,
+            Mistake::Cycle,
             format!("`{first}` depends on itself: {chain}"),
             "a definition cannot use its own value; define one of these from values that \
              do not lead back to it",

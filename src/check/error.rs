@@ -1,9 +1,9 @@
-//! The checker's diagnostics: one [`CheckError`] type with a [`Code`] saying which
+//! The checker's diagnostics: one [`CheckError`] type with a [`Mistake`] saying which
 //! mistake it is, a primary label, secondary labels and a help line.
 //!
 //! The checker builds many differently shaped messages (cycles carry one label per
 //! reference), so the error is data rather than one enum variant per shape; the
-//! [`Code`] enum is what tests and tools match on.
+//! [`Mistake`] enum is what tests and tools match on, and it names its [`Code`].
 
 use std::fmt;
 use std::sync::Arc;
@@ -11,11 +11,12 @@ use std::sync::Arc;
 use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode};
 use thiserror::Error;
 
+use crate::diag::Code;
 use crate::source::{SourceFile, Span};
 
 /// The mistakes the checker reports, each with its stable code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Code {
+pub enum Mistake {
     /// E0101: a name used in an expression is not defined.
     UndefinedName,
     /// E0102: a name is defined twice in the same namespace or pattern.
@@ -59,66 +60,31 @@ pub enum Code {
     CostWithoutObjective,
 }
 
-impl Code {
-    /// The code as written in docs and output, without the `dlx::` prefix.
-    pub fn as_str(self) -> &'static str {
+impl Mistake {
+    /// Its diagnostic code.
+    pub fn code(self) -> Code {
         match self {
-            Code::UndefinedName => "E0101",
-            Code::DuplicateDefinition => "E0102",
-            Code::UnknownFunction => "E0103",
-            Code::ArgumentCount => "E0104",
-            Code::NotAFunction => "E0105",
-            Code::NotAValue => "E0106",
-            Code::UnknownItemFamily => "E0107",
-            Code::UnknownOptionFamily => "E0108",
-            Code::IndexCount => "E0109",
-            Code::ColorOnUncolored => "E0110",
-            Code::Cycle => "E0111",
-            Code::Recursion => "E0112",
-            Code::DuplicateObjective => "E0113",
-            Code::BoundsOnSecondary => "E0114",
-            Code::WhereOnEntry => "E0115",
-            Code::UnknownType => "E0201",
-            Code::TypeArgumentCount => "E0202",
-            Code::UnusedBinding => "W0101",
-            Code::NothingToOptimize => "E0409",
-            Code::CostWithoutObjective => "W0402",
+            Mistake::UndefinedName => Code::E0101,
+            Mistake::DuplicateDefinition => Code::E0102,
+            Mistake::UnknownFunction => Code::E0103,
+            Mistake::ArgumentCount => Code::E0104,
+            Mistake::NotAFunction => Code::E0105,
+            Mistake::NotAValue => Code::E0106,
+            Mistake::UnknownItemFamily => Code::E0107,
+            Mistake::UnknownOptionFamily => Code::E0108,
+            Mistake::IndexCount => Code::E0109,
+            Mistake::ColorOnUncolored => Code::E0110,
+            Mistake::Cycle => Code::E0111,
+            Mistake::Recursion => Code::E0112,
+            Mistake::DuplicateObjective => Code::E0113,
+            Mistake::BoundsOnSecondary => Code::E0114,
+            Mistake::WhereOnEntry => Code::E0115,
+            Mistake::UnknownType => Code::E0201,
+            Mistake::TypeArgumentCount => Code::E0202,
+            Mistake::UnusedBinding => Code::W0101,
+            Mistake::NothingToOptimize => Code::E0409,
+            Mistake::CostWithoutObjective => Code::W0402,
         }
-    }
-
-    /// Whether the code is a warning rather than an error.
-    pub fn is_warning(self) -> bool {
-        self.as_str().starts_with('W')
-    }
-
-    /// Every code, for the test that each has an explanation.
-    pub const ALL: [Code; 20] = [
-        Code::UndefinedName,
-        Code::DuplicateDefinition,
-        Code::UnknownFunction,
-        Code::ArgumentCount,
-        Code::NotAFunction,
-        Code::NotAValue,
-        Code::UnknownItemFamily,
-        Code::UnknownOptionFamily,
-        Code::IndexCount,
-        Code::ColorOnUncolored,
-        Code::Cycle,
-        Code::Recursion,
-        Code::DuplicateObjective,
-        Code::BoundsOnSecondary,
-        Code::WhereOnEntry,
-        Code::UnknownType,
-        Code::TypeArgumentCount,
-        Code::UnusedBinding,
-        Code::NothingToOptimize,
-        Code::CostWithoutObjective,
-    ];
-}
-
-impl fmt::Display for Code {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 
@@ -127,7 +93,7 @@ impl fmt::Display for Code {
 #[error("{message}")]
 pub struct CheckError {
     /// Which mistake.
-    pub code: Code,
+    pub code: Mistake,
     /// The one-line message, lowercase.
     pub message: String,
     /// The place of the mistake and what is wrong there.
@@ -142,7 +108,7 @@ pub struct CheckError {
 impl CheckError {
     /// An error with its primary label.
     pub fn new(
-        code: Code,
+        code: Mistake,
         message: impl Into<String>,
         span: Span,
         label: impl Into<String>,
@@ -178,15 +144,11 @@ impl CheckError {
 
 impl Diagnostic for CheckError {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        Some(Box::new(format!("dlx::{}", self.code)))
+        Some(Box::new(format!("dlx::{}", self.code.code())))
     }
 
     fn severity(&self) -> Option<miette::Severity> {
-        Some(if self.code.is_warning() {
-            miette::Severity::Warning
-        } else {
-            miette::Severity::Error
-        })
+        Some(self.code.code().severity())
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {

@@ -25,7 +25,7 @@
 //! visible in that entry only. Inner bindings shadow outer ones.
 //!
 //! Codes: E0101–E0115 for names, arity, families, cycles and the `where` that trails a
-//! cover entry, E0201–E0202 for written types (see [`Code`]), and the warning W0101 for
+//! cover entry, E0201–E0202 for written types (see [`Mistake`]), and the warning W0101 for
 //! a binding nothing reads. On errors only errors are returned; warnings of a correct
 //! model are in [`Checked::warnings`].
 
@@ -46,7 +46,7 @@ mod build;
 #[cfg(test)]
 mod tests;
 
-pub use error::{CheckError, Code};
+pub use error::{CheckError, Mistake};
 
 /// What kind of thing a top-level declaration is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -228,7 +228,7 @@ fn objective_costs(
         {
             errors.push(
                 CheckError::new(
-                    Code::NothingToOptimize,
+                    Mistake::NothingToOptimize,
                     "the objective has nothing to optimize: no option has a `cost`",
                     span,
                     "every solution would cost 0",
@@ -246,7 +246,7 @@ fn objective_costs(
             for e in costs {
                 warnings.push(
                     CheckError::new(
-                        Code::CostWithoutObjective,
+                        Mistake::CostWithoutObjective,
                         what,
                         e.span,
                         "this cost is never used",
@@ -270,7 +270,7 @@ fn objectives(decls: &[Decl]) -> (Option<usize>, Vec<CheckError>) {
             None => first = Some(i),
             Some(f) => errors.push(
                 CheckError::new(
-                    Code::DuplicateObjective,
+                    Mistake::DuplicateObjective,
                     "a model has at most one objective",
                     o.span,
                     "second objective",

@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use super::error::{CheckError, Code};
+use super::error::{CheckError, Mistake};
 use super::types;
 use crate::diag::suggest::{did_you_mean, list_names};
 use crate::lower::builtins;
@@ -33,7 +33,7 @@ pub(super) fn collect_names(
                 let first_span = decls[first].name().map_or(decls[first].span(), |n| n.span);
                 errors.push(
                     CheckError::new(
-                        Code::DuplicateDefinition,
+                        Mistake::DuplicateDefinition,
                         format!("duplicate definition of `{}`", name.name),
                         name.span,
                         format!("`{}` defined again here", name.name),
@@ -132,7 +132,7 @@ impl<'a> Resolver<'a> {
             }
             self.warnings.push(
                 CheckError::new(
-                    Code::UnusedBinding,
+                    Mistake::UnusedBinding,
                     format!("unused binding `{}`", l.ident.name),
                     l.ident.span,
                     "bound here, never read",
@@ -220,7 +220,7 @@ impl<'a> Resolver<'a> {
                         "secondary"
                     };
                     let e = CheckError::new(
-                        Code::BoundsOnSecondary,
+                        Mistake::BoundsOnSecondary,
                         format!(
                             "`{}` is a {class} item family, so it cannot have a multiplicity",
                             d.name.name
@@ -323,7 +323,7 @@ impl<'a> Resolver<'a> {
                 _ => "primary",
             };
             let e = CheckError::new(
-                Code::ColorOnUncolored,
+                Mistake::ColorOnUncolored,
                 format!(
                     "`{}` is a {class} item family, so it cannot take a color",
                     item.name.name
@@ -407,8 +407,8 @@ impl<'a> Resolver<'a> {
                 None => format!("the {} are {}", want.plural(), list_names(&candidates)),
             };
             let code = match want {
-                Family::Item | Family::Symmetry => Code::UnknownItemFamily,
-                Family::Option => Code::UnknownOptionFamily,
+                Family::Item | Family::Symmetry => Mistake::UnknownItemFamily,
+                Family::Option => Mistake::UnknownOptionFamily,
             };
             let mut e = CheckError::new(code, message, name.span, label).with_help(help);
             if let Some(other) = found {
@@ -428,7 +428,7 @@ impl<'a> Resolver<'a> {
         };
         if decl_index.len() != given {
             let e = CheckError::new(
-                Code::IndexCount,
+                Mistake::IndexCount,
                 format!(
                     "wrong number of indices for `{}`: expected {}, found {given}",
                     name.name,
@@ -514,7 +514,7 @@ impl<'a> Resolver<'a> {
             }
             if let Some(&first) = seen.get(n.name.as_str()) {
                 let e = CheckError::new(
-                    Code::DuplicateDefinition,
+                    Mistake::DuplicateDefinition,
                     format!("duplicate {what} `{}`", n.name),
                     n.span,
                     format!("`{}` bound again here", n.name),
@@ -598,7 +598,7 @@ impl<'a> Resolver<'a> {
                 }
             };
             let e = CheckError::new(
-                Code::NotAValue,
+                Mistake::NotAValue,
                 format!(
                     "expected a value, found {} `{}`",
                     describe(&decls[d]),
@@ -613,7 +613,7 @@ impl<'a> Resolver<'a> {
         }
         if builtins::signature(&id.name).is_some() {
             let e = CheckError::new(
-                Code::NotAValue,
+                Mistake::NotAValue,
                 format!("expected a value, found the builtin function `{}`", id.name),
                 id.span,
                 "a function, not a value",
@@ -650,7 +650,7 @@ impl<'a> Resolver<'a> {
             },
         };
         let e = CheckError::new(
-            Code::UndefinedName,
+            Mistake::UndefinedName,
             format!("undefined name `{}`", id.name),
             id.span,
             "not defined",
@@ -669,7 +669,7 @@ impl<'a> Resolver<'a> {
             self.refs[self.current].push((d, func.span));
             if f.params.len() != given {
                 let e = CheckError::new(
-                    Code::ArgumentCount,
+                    Mistake::ArgumentCount,
                     format!(
                         "wrong number of arguments to `{}`: expected {}, found {given}",
                         f.name.name,
@@ -705,7 +705,7 @@ impl<'a> Resolver<'a> {
                     format!("{lo} to {hi}")
                 };
                 let e = CheckError::new(
-                    Code::ArgumentCount,
+                    Mistake::ArgumentCount,
                     format!(
                         "wrong number of arguments to `{}`: expected {expected}, found {given}",
                         func.name
@@ -725,7 +725,7 @@ impl<'a> Resolver<'a> {
                 _ => "a local binding",
             };
             let mut e = CheckError::new(
-                Code::NotAFunction,
+                Mistake::NotAFunction,
                 format!("expected a function, found {what} `{}`", func.name),
                 func.span,
                 "not a function",
@@ -760,7 +760,7 @@ impl<'a> Resolver<'a> {
             None => format!("define it: `fn {}(x) = ...`", func.name),
         };
         let e = CheckError::new(
-            Code::UnknownFunction,
+            Mistake::UnknownFunction,
             format!("unknown function `{}`", func.name),
             func.span,
             "no function of this name",

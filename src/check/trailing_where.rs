@@ -21,7 +21,7 @@
 //! readings. A conditional entry written on purpose names what it tests in a loop of
 //! its own (`row[r, x] for x in [v] where ...`).
 
-use super::error::{CheckError, Code};
+use super::error::{CheckError, Mistake};
 use crate::source::Span;
 use crate::syntax::ast::{Clause, Decl, Expr, ExprKind, OptionDecl};
 
@@ -117,7 +117,7 @@ fn error(
         format!("reads no variable of {what}, yet filters only it")
     };
     CheckError::new(
-        Code::WhereOnEntry,
+        Mistake::WhereOnEntry,
         format!("this `where` filters {what}, not the options of `{family}`"),
         where_keyword(cond, text),
         label,

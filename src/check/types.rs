@@ -4,7 +4,7 @@
 //! are bound (E06xx). The checker makes sure the name is one the language knows and
 //! the number of bracketed arguments fits it.
 
-use super::error::{CheckError, Code};
+use super::error::{CheckError, Mistake};
 use crate::diag::suggest::{did_you_mean, list_names};
 use crate::syntax::ast::TypeExpr;
 
@@ -35,7 +35,7 @@ pub(super) fn check_type(ty: &TypeExpr) -> Option<CheckError> {
         };
         return Some(
             CheckError::new(
-                Code::UnknownType,
+                Mistake::UnknownType,
                 format!("unknown type `{name}`"),
                 ty.name.span,
                 "not a type",
@@ -61,7 +61,7 @@ pub(super) fn check_type(ty: &TypeExpr) -> Option<CheckError> {
         };
         return Some(
             CheckError::new(
-                Code::TypeArgumentCount,
+                Mistake::TypeArgumentCount,
                 format!(
                     "wrong number of arguments to type `{name}`: expected {expected}, found {given}"
                 ),

@@ -17,6 +17,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::{Out, report};
+use crate::diag::Code;
 use crate::diag::report::Report;
 use crate::diag::{Diag, Diagnostics};
 use crate::problem::OptionId;
@@ -97,7 +98,7 @@ pub(crate) fn write(path: &Path, identity: &Identity, frontier: &Frontier) -> Re
         let _ = std::fs::remove_file(&tmp);
         Box::new(
             Report::error(
-                "E0902",
+                Code::E0902,
                 format!("cannot write the checkpoint {}: {e}", path.display()),
             )
             .help("check that the checkpoint's directory exists and can be written"),
@@ -122,7 +123,11 @@ pub(crate) fn read(
     };
     let shown = path.display().to_string();
     let parsed = parse(&text, options).map_err(|why| {
-        Report::error("E0920", format!("{shown} is not a dlxc checkpoint: {why}")).help(
+        Report::error(
+            Code::E0920,
+            format!("{shown} is not a dlxc checkpoint: {why}"),
+        )
+        .help(
             "give --resume a file that --checkpoint wrote (a run killed while writing \
              leaves the one before intact); a damaged file cannot be resumed: start the \
              count again without --resume",
@@ -139,7 +144,7 @@ pub(crate) fn read(
     if found.problem != identity.problem || found.shard != identity.shard {
         let same_problem = found.problem == identity.problem;
         let r = Report::error(
-            "E0921",
+            Code::E0921,
             format!(
                 "the checkpoint {shown} belongs to `{}` (problem {}), not to `{}` (problem {})",
                 found.describe(),

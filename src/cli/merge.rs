@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use super::{EXIT_BAD_INPUT, EXIT_CUT_SHORT, EXIT_NO_SOLUTION, EXIT_SOLVED, Out, report};
+use crate::diag::Code;
 use crate::diag::report::Report;
 use crate::diag::{Diag, Diagnostics};
 use crate::render::json as jsonl;
@@ -46,7 +47,7 @@ pub fn merge(o: &mut Out<'_>, files: &[PathBuf], as_json: bool) -> u8 {
             Ok(p) => pieces.push(p),
             Err(why) => errors.push(Box::new(
                 Report::error(
-                    "E0910",
+                    Code::E0910,
                     format!("{} is not a shard's summary: {why}", file.display()),
                 )
                 .help(
@@ -185,7 +186,7 @@ fn mismatched(pieces: &[Piece]) -> Vec<Diag> {
             };
             Box::new(
                 Report::error(
-                    "E0911",
+                    Code::E0911,
                     format!("{} (shard {}) is of {what}", p.file.display(), p.shard),
                 )
                 .help(
@@ -205,7 +206,7 @@ fn repeated_or_missing(pieces: &[Piece]) -> Vec<Diag> {
         if let Some(before) = seen.insert(p.shard.k, &p.file) {
             errors.push(Box::new(
                 Report::error(
-                    "E0912",
+                    Code::E0912,
                     format!(
                         "shard {} is given twice: in {} and in {}",
                         p.shard,
@@ -234,7 +235,7 @@ fn repeated_or_missing(pieces: &[Piece]) -> Vec<Diag> {
         };
         errors.push(Box::new(
             Report::error(
-                "E0913",
+                Code::E0913,
                 match missing.len() {
                     1 => format!("1 of the {n} shards is missing: {shown}"),
                     m => format!("{m} of the {n} shards are missing: {shown}"),

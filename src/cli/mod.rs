@@ -32,6 +32,7 @@ use std::time::Duration;
 
 use crate::diag::{Diagnostics, RenderStyle, render_all};
 
+use crate::diag::Code;
 use crate::source::SourceFile;
 
 pub use crate::task::Shard;
@@ -293,8 +294,8 @@ pub(crate) fn cannot_read(o: &mut Out<'_>, what: &str, e: &io::Error) {
         }
         _ => "check that the path names a readable file, or give `-` to read standard input",
     };
-    let r =
-        crate::diag::report::Report::error("E0902", format!("cannot read {what}: {e}")).help(help);
+    let r = crate::diag::report::Report::error(Code::E0902, format!("cannot read {what}: {e}"))
+        .help(help);
     report(o, &Diagnostics::from(Box::new(r) as crate::diag::Diag));
 }
 
@@ -315,7 +316,7 @@ fn not_utf8(name: String, bytes: &[u8]) -> crate::diag::Diag {
     let src = SourceFile::new(name.clone(), shown);
     Box::new(
         crate::diag::report::Report::error(
-            "E0901",
+            Code::E0901,
             format!("{name}, line {line}: byte 0x{byte:02X} is not UTF-8"),
         )
         .label(crate::source::Span::new(at, at + 3), "not UTF-8")

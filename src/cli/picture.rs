@@ -7,6 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::diag::Code;
 use crate::diag::report::Report;
 use crate::instance::Compiled;
 use crate::problem::OptionId;
@@ -119,7 +120,7 @@ impl Pictures {
 /// E0940: a picture file that cannot be written.
 fn cannot_write(path: &Path, e: &std::io::Error) -> Report {
     Report::error(
-        "E0940",
+        Code::E0940,
         format!("cannot write the picture {}: {e}", path.display()),
     )
     .help("give a file (--svg) or a directory (--svg-dir) in a place you can write to; no more pictures are written in this run")
@@ -128,7 +129,7 @@ fn cannot_write(path: &Path, e: &std::io::Error) -> Report {
 /// E0941: pictures asked of a model that paints nothing.
 pub(crate) fn nothing_painted(flag: &str) -> Report {
     Report::error(
-        "E0941",
+        Code::E0941,
         format!("{flag} draws painted cells, and this model paints none"),
     )
     .help("add `paint (row, col) = TEXT for ...` to the options (see docs/language.md, \"Painting\"), or leave out the flag to list the chosen options")
@@ -137,7 +138,7 @@ pub(crate) fn nothing_painted(flag: &str) -> Report {
 /// E0942: `--svg-dir` on a run that shows one solution.
 pub(crate) fn one_solution_dir() -> Report {
     Report::error(
-        "E0942",
+        Code::E0942,
         "--svg-dir writes a picture of every solution shown, and this run shows one",
     )
     .help("add --all or --limit N (or --data FILE) to draw many solutions, or write the one picture with --svg FILE")

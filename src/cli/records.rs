@@ -18,6 +18,7 @@ use std::time::Duration;
 use miette::{Diagnostic, LabeledSpan, MietteError, MietteSpanContents, SourceCode, SourceSpan};
 
 use crate::cli::Out;
+use crate::diag::Code;
 use crate::lower::data::{BadRecord, ParamType, Record, Splitter};
 
 /// Bytes read from the file at a time.
@@ -211,7 +212,7 @@ fn read_blocks(mut reader: Box<dyn Read + Send>, tx: &mpsc::SyncSender<io::Resul
 /// diagnostic carries the record's own lines and shows them at their real line numbers.
 #[derive(Debug)]
 pub(crate) struct RecordError {
-    code: &'static str,
+    code: Code,
     message: String,
     label: &'static str,
     help: String,
@@ -222,7 +223,7 @@ pub(crate) struct RecordError {
 impl RecordError {
     /// The diagnostic for a bad record of `file`; `help` says what a record looks like.
     pub fn new(file: &str, bad: BadRecord, help: String) -> RecordError {
-        let (label, help) = if bad.code == "E0901" {
+        let (label, help) = if bad.code == Code::E0901 {
             ("not UTF-8", super::NOT_UTF8_HELP.to_string())
         } else {
             ("this record has the wrong shape", help)

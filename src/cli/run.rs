@@ -12,6 +12,7 @@ use crate::cli::{
     EXIT_BAD_INPUT, EXIT_CUT_SHORT, EXIT_NO_SOLUTION, EXIT_SOLVED, Emit, ModelArgs, Out,
     SearchArgs, read_source, report,
 };
+use crate::diag::Code;
 use crate::diag::Diagnostics;
 use crate::diag::report::Report;
 use crate::instance::Instance;
@@ -166,11 +167,12 @@ impl Instances {
             },
             Next::Bad(b) => bad(b),
             Next::End if file.records() == 0 => {
-                let r =
-                    Report::error("E0605", format!("{name} holds no data records")).help(format!(
+                let r = Report::error(Code::E0605, format!("{name} holds no data records")).help(
+                    format!(
                         "the file has only comments or blank lines; each record must be {}",
                         record_layout(ty)
-                    ));
+                    ),
+                );
                 report(o, &Diagnostics::from(Box::new(r) as crate::diag::Diag));
                 return Err(());
             }

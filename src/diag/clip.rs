@@ -316,12 +316,12 @@ impl Diagnostic for Clipped<'_> {
 mod tests {
     use super::*;
     use crate::diag::report::Report;
-    use crate::diag::{RenderStyle, render};
+    use crate::diag::{Code, RenderStyle, render};
     use crate::source::{SourceFile, Span};
 
     fn report_at(text: &str, at: usize, len: usize) -> Report {
         let src = SourceFile::new("long.dlx", text);
-        Report::error("E0101", "undefined name `zz`")
+        Report::error(Code::E0101, "undefined name `zz`")
             .label(Span::new(at, at + len), "not defined")
             .with_source(&src)
     }
@@ -350,7 +350,7 @@ mod tests {
         let mut text = "x".repeat(100_000);
         text.push('\n');
         let src = SourceFile::new("m", text.as_str());
-        let r = Report::error("E0101", "two")
+        let r = Report::error(Code::E0101, "two")
             .label(Span::new(10, 90_000), "long")
             .secondary(Span::new(95_000, 95_001), "far")
             .with_source(&src);

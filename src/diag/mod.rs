@@ -17,7 +17,8 @@
 //! | `W0xxx` | warnings                                      |
 //!
 //! Every code has an explanation in `docs/errors/<CODE>.md`, compiled in by `build.rs`
-//! and shown by `dlxc explain CODE`. This module holds what the phases share: the
+//! and shown by `dlxc explain CODE`; the [`Code`] enum is made from those pages, so
+//! they are the one list of codes. This module holds what the phases share: the
 //! collected list of diagnostics of one run, and the renderer used both by the CLI and
 //! by the golden tests (no colour, fixed width, so every sentence a user can read is
 //! in a reviewed file).
@@ -27,18 +28,17 @@ use std::fmt;
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
 
 mod clip;
+pub mod code;
 pub mod report;
 pub mod suggest;
 
 include!(concat!(env!("OUT_DIR"), "/explanations.rs"));
 
+pub use code::Code;
+
 /// The explanation of a diagnostic code (`E0101` or `dlx::E0101`), if there is one.
 pub fn explain(code: &str) -> Option<&'static str> {
-    let code = code.trim().trim_start_matches("dlx::").to_ascii_uppercase();
-    EXPLANATIONS
-        .iter()
-        .find(|(c, _)| *c == code)
-        .map(|(_, text)| *text)
+    code.parse::<Code>().ok().map(Code::explanation)
 }
 
 /// A boxed diagnostic, as collected by the phases.

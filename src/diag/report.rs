@@ -10,6 +10,7 @@ use std::fmt;
 
 use miette::{Diagnostic, LabeledSpan, Severity, SourceCode};
 
+use super::Code;
 use crate::source::{SourceFile, Span};
 
 /// One labelled place in the source.
@@ -27,7 +28,7 @@ pub struct Label {
 #[derive(Clone, Debug)]
 pub struct Report {
     /// The stable code, such as `E0301`.
-    pub code: &'static str,
+    pub code: Code,
     /// Error or warning.
     pub severity: Severity,
     /// The one-line message, lowercase.
@@ -42,7 +43,7 @@ pub struct Report {
 
 impl Report {
     /// An error with a message.
-    pub fn error(code: &'static str, message: impl Into<String>) -> Report {
+    pub fn error(code: Code, message: impl Into<String>) -> Report {
         Report {
             code,
             severity: Severity::Error,
@@ -54,7 +55,7 @@ impl Report {
     }
 
     /// A warning with a message.
-    pub fn warning(code: &'static str, message: impl Into<String>) -> Report {
+    pub fn warning(code: Code, message: impl Into<String>) -> Report {
         Report {
             severity: Severity::Warning,
             ..Report::error(code, message)

@@ -13,6 +13,7 @@
 //! [`read`] reports every error of the file (codes `E0830`–`E0833`); [`looks_like`]
 //! tells `dlxc solve` that a file is in this format.
 
+use crate::diag::Code;
 use crate::diag::Diagnostics;
 use crate::diag::report::Report;
 use crate::format::{Line, lines};
@@ -54,7 +55,7 @@ pub fn read(src: &SourceFile) -> Result<Problem, Diagnostics> {
         match kind.text {
             "p" => match header {
                 Some((_, first)) => diags.push_boxed(Box::new(
-                    Report::error("E0833", "a second `p ec` header")
+                    Report::error(Code::E0833, "a second `p ec` header")
                         .label(line.span(), "a second header")
                         .secondary(first, "the first header")
                         .help("an `.ec` file has one header, before its options; remove this one")
@@ -73,7 +74,7 @@ pub fn read(src: &SourceFile) -> Result<Problem, Diagnostics> {
                 let Some((n, _)) = header else {
                     if options.is_empty() && !bad_header {
                         diags.push_boxed(Box::new(
-                            Report::error("E0830", "an option before the `p ec` header")
+                            Report::error(Code::E0830, "an option before the `p ec` header")
                                 .label(line.span(), "the first option")
                                 .help("start the file with `p ec N`, N the number of items")
                                 .with_source(src),
@@ -88,7 +89,7 @@ pub fn read(src: &SourceFile) -> Result<Problem, Diagnostics> {
                         Ok(i) if (1..=n).contains(&i) => {
                             if items.contains(&i) {
                                 diags.push_boxed(Box::new(
-                                    Report::error("E0832", format!("item {i} twice in one option"))
+                                    Report::error(Code::E0832, format!("item {i} twice in one option"))
                                         .label(t.span(), "again")
                                         .help("an option covers each of its items once; remove the repeat")
                                         .with_source(src),
@@ -99,7 +100,7 @@ pub fn read(src: &SourceFile) -> Result<Problem, Diagnostics> {
                         }
                         _ => diags.push_boxed(Box::new(
                             Report::error(
-                                "E0831",
+                                Code::E0831,
                                 format!("`{}` is not an item: items are numbered 1 to {n}", t.text),
                             )
                             .label(t.span(), "not an item")
@@ -111,7 +112,7 @@ pub fn read(src: &SourceFile) -> Result<Problem, Diagnostics> {
                 options.push((items, line.number));
             }
             other => diags.push_boxed(Box::new(
-                Report::error("E0833", format!("a line starting with `{other}`"))
+                Report::error(Code::E0833, format!("a line starting with `{other}`"))
                     .label(kind.span(), "not `c`, `p` or `s`")
                     .help("an `.ec` file has comment lines (`c ...`), one header (`p ec N`) and options (`s i j ...`)")
                     .with_source(src),
@@ -121,7 +122,7 @@ pub fn read(src: &SourceFile) -> Result<Problem, Diagnostics> {
     let Some((n, _)) = header else {
         if diags.is_empty() {
             diags.push_boxed(Box::new(
-                Report::error("E0830", "no `p ec` header")
+                Report::error(Code::E0830, "no `p ec` header")
                     .help("start the file with `p ec N`, N the number of items, then one `s` line per option")
                     .with_source(src),
             ));
@@ -162,7 +163,7 @@ fn read_header(src: &SourceFile, line: Line<'_>, diags: &mut Diagnostics) -> Opt
     if count.is_none() {
         diags.push_boxed(Box::new(
             Report::error(
-                "E0830",
+                Code::E0830,
                 format!("expected `p ec N`, found `{}`", line.text.trim()),
             )
             .label(line.span(), "not a header")

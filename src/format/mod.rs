@@ -16,6 +16,7 @@ pub mod ec;
 pub mod knuth;
 pub mod matrix;
 
+use crate::diag::Code;
 use crate::diag::report::Report;
 use crate::lower::budget;
 use crate::source::{SourceFile, Span};
@@ -32,7 +33,7 @@ pub(crate) fn over_budget(src: &SourceFile, line: Line<'_>, what: &str) -> Optio
     }
     Some(
         Report::error(
-            "E0505",
+            Code::E0505,
             format!(
                 "the {what} outgrew the memory budget of {}",
                 budget::human(budget::budget())

@@ -6,6 +6,7 @@
 use std::fmt;
 
 use super::value::Value;
+use crate::diag::Code;
 
 /// Why a builtin refused its arguments.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,7 +19,7 @@ pub struct BuiltinError {
     pub help: Option<String>,
     /// The diagnostic code, when the error has one of its own; `None` reports the
     /// general "bad argument to a builtin" (E0212).
-    pub code: Option<&'static str>,
+    pub code: Option<Code>,
 }
 
 impl BuiltinError {
@@ -43,7 +44,7 @@ impl BuiltinError {
     }
 
     /// The same error with a diagnostic code of its own instead of E0212.
-    pub fn with_code(mut self, code: &'static str) -> BuiltinError {
+    pub fn with_code(mut self, code: Code) -> BuiltinError {
         self.code = Some(code);
         self
     }

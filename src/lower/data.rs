@@ -30,6 +30,7 @@
 
 use std::ops::Range;
 
+use crate::diag::Code;
 use crate::lower::value::Value;
 
 /// A parameter type, resolved from its written form.
@@ -176,7 +177,7 @@ impl Record {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BadRecord {
     /// `E0605` (wrong shape) or `E0901` (not UTF-8).
-    pub code: &'static str,
+    pub code: Code,
     /// 0-based index of the record in the file.
     pub index: usize,
     /// The record's name, when its header gives one (boxed: the error stays small).
@@ -208,7 +209,7 @@ impl BadRecord {
                 .filter(|&&b| b == b'\n')
                 .count();
         BadRecord {
-            code: "E0605",
+            code: Code::E0605,
             index,
             name: None,
             first_line,
@@ -436,7 +437,7 @@ impl Splitter {
                     at,
                     format!("byte 0x{byte:02X} is not UTF-8"),
                 );
-                bad.code = "E0901";
+                bad.code = Code::E0901;
                 Err(bad)
             }
         }
@@ -944,7 +945,7 @@ mod tests {
         assert!(sp.push(1, "1 2").is_none());
         assert!(sp.push_invalid(2, "3 \u{fffd}", 2, 0xe9).is_none());
         let e = sp.push(3, "").unwrap().unwrap_err();
-        assert_eq!((e.code, e.line, e.index), ("E0901", 2, 0));
+        assert_eq!((e.code, e.line, e.index), (Code::E0901, 2, 0));
         assert_eq!(&e.raw[e.at.clone()], "\u{fffd}");
         assert!(sp.push(4, "5").is_none());
         assert_eq!(sp.finish().unwrap().unwrap().text, "5");

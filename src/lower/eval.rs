@@ -17,6 +17,7 @@ use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
+use crate::diag::Code;
 use crate::diag::report::Report;
 use crate::lower::budget;
 use crate::lower::builtins;
@@ -195,7 +196,7 @@ impl<'m> Env<'m> {
     /// An error at `span`, with the local bindings in scope as a note.
     pub fn error(
         &self,
-        code: &'static str,
+        code: Code,
         message: impl Into<String>,
         span: Span,
         label: impl Into<String>,
@@ -269,7 +270,7 @@ impl<'m> Env<'m> {
                     other => {
                         return Err(self
                             .error(
-                                "E0305",
+                                Code::E0305,
                                 format!(
                                     "cannot unpack {} into {} names",
                                     other.kind().described(),
@@ -285,7 +286,7 @@ impl<'m> Env<'m> {
                 if parts.len() != pats.len() {
                     return Err(self
                         .error(
-                            "E0305",
+                            Code::E0305,
                             format!(
                                 "cannot unpack a tuple of {} into {} names",
                                 parts.len(),
@@ -376,7 +377,7 @@ impl<'m> Env<'m> {
                 if (self.steps as u128).saturating_add(planned) > limit as u128 && len > 0 {
                     return Err(self
                         .error(
-                            "E0501",
+                            Code::E0501,
                             format!("these loops would try more than {limit} bindings"),
                             iter.span,
                             if scale > 1 {
@@ -414,7 +415,7 @@ impl<'m> Env<'m> {
                         s.chars().try_for_each(|c| step(self, Value::str(c.encode_utf8(&mut [0; 4]))))
                     }
                     other => Err(self.error(
-                        "E0213",
+                        Code::E0213,
                         format!("cannot iterate over {}", other.kind().described()),
                         iter.span,
                         format!("this is {other:#}"),
@@ -430,7 +431,7 @@ impl<'m> Env<'m> {
         match self.eval(e)? {
             Value::Bool(b) => Ok(b),
             other => Err(self.error(
-                "E0210",
+                Code::E0210,
                 format!(
                     "{what} must be a boolean, found {}",
                     other.kind().described()
@@ -446,7 +447,7 @@ impl<'m> Env<'m> {
         match self.eval(e)? {
             Value::Int(i) => Ok(i),
             other => Err(self.error(
-                "E0210",
+                Code::E0210,
                 format!(
                     "{what} must be an integer, found {}",
                     other.kind().described()
@@ -490,7 +491,7 @@ impl<'m> Env<'m> {
     #[cold]
     fn too_deep(&self, span: Span) -> EvalError {
         self.error(
-            "E0112",
+            Code::E0112,
             "expressions, calls and definitions nest too deeply",
             span,
             format!("{MAX_EVAL_DEPTH} levels deep here"),
@@ -552,13 +553,13 @@ impl<'m> Env<'m> {
                         .ok_or_else(|| self.overflow(e.span)),
                     (UnaryOp::Not, Value::Bool(b)) => Ok(Value::Bool(!b)),
                     (UnaryOp::Neg, other) => Err(self.error(
-                        "E0210",
+                        Code::E0210,
                         format!("cannot negate {}", other.kind().described()),
                         expr.span,
                         format!("this is {other:#}"),
                     )),
                     (UnaryOp::Not, other) => Err(self.error(
-                        "E0210",
+                        Code::E0210,
                         format!("`not` needs a boolean, found {}", other.kind().described()),
                         expr.span,
                         format!("this is {other:#}"),
@@ -621,7 +622,7 @@ impl<'m> Env<'m> {
             if push(env)? > limit {
                 return Err(env
                     .error(
-                        "E0501",
+                        Code::E0501,
                         format!("this comprehension builds more than {limit} elements"),
                         span,
                         "too large",
@@ -636,7 +637,7 @@ impl<'m> Env<'m> {
     /// The error when the memory budget runs out while a loop at `span` runs.
     pub fn out_of_memory(&self, span: Span) -> EvalError {
         self.error(
-            "E0505",
+            Code::E0505,
             format!(
                 "the memory budget of {} is used up",
                 budget::human(budget::budget())
@@ -652,7 +653,7 @@ impl<'m> Env<'m> {
         match self.eval(e)? {
             Value::Int(i) => Ok(i),
             other => Err(self.error(
-                "E0211",
+                Code::E0211,
                 format!("a range bound must be an integer, found {}", other.kind().described()),
                 e.span,
                 format!("this is {other:#}"),
@@ -696,7 +697,7 @@ impl<'m> Env<'m> {
         });
         let size = i128::from(hi) - i128::from(lo);
         let mut r = self.error(
-            "E0308",
+            Code::E0308,
             format!("this range has a negative size: {lo}..{hi} would hold {size} values"),
             e.span,
             if read.is_empty() {
@@ -713,7 +714,7 @@ impl<'m> Env<'m> {
 
     fn overflow(&self, span: Span) -> EvalError {
         self.error(
-            "E0301",
+            Code::E0301,
             "integer overflow",
             span,
             "the result does not fit in a 64-bit integer",
@@ -746,7 +747,7 @@ impl<'m> Env<'m> {
                 let name = id.name.as_str();
                 let Some(&i) = self.names.get(name) else {
                     return Err(self.error(
-                        "E0101",
+                        Code::E0101,
                         format!("undefined name `{name}`"),
                         span,
                         "not defined",
@@ -770,7 +771,7 @@ impl<'m> Env<'m> {
             Slot::Done(v) => return Ok(v.clone()),
             Slot::InProgress => {
                 return Err(self.error(
-                    "E0111",
+                    Code::E0111,
                     "this definition depends on itself",
                     span,
                     "used while being defined",
@@ -796,7 +797,7 @@ impl<'m> Env<'m> {
                         None => Ok(v),
                         Some(ty) => data::conform(v, ty).map_err(|err| {
                             self.error(
-                                "E0603",
+                                Code::E0603,
                                 format!("the default of `{}` does not fit its type: {}", d.name.name, err.message),
                                 e.span,
                                 format!("`{}` is declared `{}`", d.name.name, ty.written()),
@@ -804,7 +805,7 @@ impl<'m> Env<'m> {
                         }),
                     }),
                     None => Err(Box::new(
-                        Report::error("E0601", format!("parameter `{}` has no value", d.name.name))
+                        Report::error(Code::E0601, format!("parameter `{}` has no value", d.name.name))
                             .label(d.name.span, "declared here without a default")
                             .secondary(span, "needed here")
                             .help(format!(
@@ -816,7 +817,7 @@ impl<'m> Env<'m> {
                 },
             },
             _ => Err(self.error(
-                "E0106",
+                Code::E0106,
                 format!("`{}` is not a value", decl.name().map_or("", |n| n.name.as_str())),
                 span,
                 "used as a value here",
@@ -849,7 +850,7 @@ impl<'m> Env<'m> {
         {
             if f.params.len() != args.len() {
                 return Err(self.error(
-                    "E0104",
+                    Code::E0104,
                     format!(
                         "`{name}` takes {} arguments, found {}",
                         f.params.len(),
@@ -861,7 +862,7 @@ impl<'m> Env<'m> {
             }
             if self.call_depth >= MAX_CALL_DEPTH {
                 return Err(self.error(
-                    "E0112",
+                    Code::E0112,
                     "functions call each other too deeply",
                     span,
                     "here",
@@ -890,7 +891,7 @@ impl<'m> Env<'m> {
         }
         if builtins::signature(name).is_none() {
             return Err(self.error(
-                "E0103",
+                Code::E0103,
                 format!("undefined function `{name}`"),
                 name_span,
                 "not defined",
@@ -900,7 +901,7 @@ impl<'m> Env<'m> {
         builtins::call(name, &vals).map_err(|err| {
             let at = err.arg.and_then(|k| args.get(k)).map_or(span, |a| a.span);
             let mut r = self.error(
-                err.code.unwrap_or("E0212"),
+                err.code.unwrap_or(Code::E0212),
                 format!("{name}: {}", err.message),
                 at,
                 "this argument",
@@ -921,13 +922,13 @@ impl<'m> Env<'m> {
     ) -> EvalResult<Value> {
         super::ops::index(&base, &index).map_err(|fault| match fault {
             IndexFault::OutOfBounds { len } => self.error(
-                "E0303",
+                Code::E0303,
                 format!("index {index} is out of bounds"),
                 index_span,
                 format!("valid indexes are 0..{len}"),
             ),
             IndexFault::SliceOutOfBounds { a, b, len } => self.error(
-                "E0303",
+                Code::E0303,
                 format!("slice {a}..{b} is out of bounds"),
                 index_span,
                 format!("valid slices lie within 0..{len}"),
@@ -938,7 +939,7 @@ impl<'m> Env<'m> {
                 };
                 let keys: Vec<String> = m.keys().take(8).map(|k| format!("{k:#}")).collect();
                 self.error(
-                    "E0306",
+                    Code::E0306,
                     format!("key {index:#} is not in the map"),
                     index_span,
                     "no such key",
@@ -951,7 +952,7 @@ impl<'m> Env<'m> {
                 .into()
             }
             IndexFault::NotAnIndex => self.error(
-                "E0210",
+                Code::E0210,
                 format!(
                     "an index must be an integer or a range, found {}",
                     index.kind().described()
@@ -960,7 +961,7 @@ impl<'m> Env<'m> {
                 format!("this is {index:#}"),
             ),
             IndexFault::NotIndexable => self.error(
-                "E0210",
+                Code::E0210,
                 format!("cannot index into {}", base.kind().described()),
                 base_span,
                 format!("this is {base:#}"),

@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
+use crate::diag::Code;
 use crate::diag::Diagnostics;
 use crate::diag::report::Report;
 use crate::instance::Compiled;
@@ -94,7 +95,7 @@ fn origin(decl: Span) -> Origin {
 
 fn too_many(env: &Env<'_>, what: &str, limit: usize, span: Span) -> EvalError {
     Box::new(
-        Report::error("E0501", format!("this {what} family makes more than {limit} {what}s"))
+        Report::error(Code::E0501, format!("this {what} family makes more than {limit} {what}s"))
             .label(span, "too large")
             .help("check the ranges of its `for` clauses; raise the limit with `--max-size N` if this is intended")
             .with_source(&env.src),
@@ -106,7 +107,7 @@ fn too_many(env: &Env<'_>, what: &str, limit: usize, span: Span) -> EvalError {
 fn out_of_memory(env: &Env<'_>, what: &str, name: &Ident, made: usize) -> EvalError {
     Box::new(
         Report::error(
-            "E0505",
+            Code::E0505,
             format!(
                 "the {what} family `{}` outgrew the memory budget of {}",
                 name.name,
@@ -236,7 +237,7 @@ fn lower_items<'m>(
         let id = ItemId(fam.building().problem.items.len() as u32);
         if !fam.items.insert_new(decl, &index, id) {
             return Err(env.error(
-                "E0406",
+                Code::E0406,
                 format!("item `{name}` is made twice by this family"),
                 span,
                 "two bindings give the same index",
@@ -261,7 +262,7 @@ fn eval_bounds<'m>(env: &mut Env<'m>, b: &'m BoundsExpr) -> EvalResult<Bounds> {
         let v = env.eval_int(e, "a multiplicity bound")?;
         u32::try_from(v).map_err(|_| {
             env.error(
-                "E0307",
+                Code::E0307,
                 format!(
                     "a multiplicity bound must be between 0 and {}, found {v}",
                     u32::MAX
@@ -286,7 +287,7 @@ fn eval_bounds<'m>(env: &mut Env<'m>, b: &'m BoundsExpr) -> EvalResult<Bounds> {
                 && h < l
             {
                 return Err(env.error(
-                    "E0307",
+                    Code::E0307,
                     format!("the multiplicity interval {l}..{h} is empty"),
                     lo.span.to(hi.as_ref().map_or(lo.span, |h| h.span)),
                     "lower bound above upper bound",
@@ -352,7 +353,7 @@ fn lower_options<'m>(
         if parts > limit {
             return Err(env
                 .error(
-                    "E0501",
+                    Code::E0501,
                     format!(
                         "the options of this family cover and paint more than {limit} cells in all"
                     ),
@@ -384,7 +385,7 @@ fn lower_options<'m>(
         if !fam.options.insert_new(decl, &index, id) {
             let name = display_name(&opt.name.name, &index);
             return Err(env.error(
-                "E0406",
+                Code::E0406,
                 format!("option `{name}` is made twice by this family"),
                 opt.name.span,
                 "two bindings give the same index",
@@ -404,7 +405,7 @@ fn lower_options<'m>(
     })?;
     Ok(first_dropped.map(|example| {
         Report::warning(
-            "W0401",
+            Code::W0401,
             format!(
                 "{dropped} option{} of `{}` cover no primary item and {} dropped",
                 if dropped == 1 { "" } else { "s" },
@@ -465,7 +466,7 @@ fn paint_cells<'m>(
             let ints = layer.into_iter().chain([row, col]).map(Value::Int).collect();
             let cell = Value::tuple(ints);
             return Err(env.error(
-                "E0215",
+                Code::E0215,
                 format!(
                     "painted cells mix (row, column) pairs and (layer, row, column) triples: this one is {cell:#}"
                 ),
@@ -482,7 +483,7 @@ fn paint_cells<'m>(
             let ints = layer.into_iter().chain([row, col]).map(Value::Int).collect();
             return Err(env
                 .error(
-                    "E0210",
+                    Code::E0210,
                     format!(
                         "a painted cell's coordinates must lie between {} and {}, found {:#}",
                         i32::MIN,
@@ -532,7 +533,7 @@ pub(crate) fn fixed_loops(clauses: &[Clause]) -> bool {
 
 fn paint_cell_error(env: &Env<'_>, cell: &Value, span: Span) -> EvalError {
     env.error(
-        "E0210",
+        Code::E0210,
         format!(
             "a painted cell must be a (row, column) pair or a (layer, row, column) triple of integers, found {cell:#}"
         ),
@@ -566,7 +567,7 @@ fn collect_cover<'m>(
 ) -> EvalResult<()> {
     let Some(family) = family else {
         return Err(env.error(
-            "E0107",
+            Code::E0107,
             format!("`{}` is not an item family", cover.family.name),
             cover.family.span,
             "not declared with `item`",
@@ -577,7 +578,7 @@ fn collect_cover<'m>(
         let Some(item) = fam.items.get(family, index) else {
             let name = display_name(&cover.family.name, index);
             let r = env.error(
-                "E0401",
+                Code::E0401,
                 format!("option covers `{name}`, which is not an item"),
                 cover.span,
                 format!("this makes `{name}`"),
@@ -599,7 +600,7 @@ fn collect_cover<'m>(
             let first = spans[k];
             let name = fam.building().problem.item(item).name.clone();
             let mut r = *env.error(
-                "E0402",
+                Code::E0402,
                 format!("option covers `{name}` twice"),
                 cover.span,
                 "covered again here",
@@ -627,7 +628,7 @@ pub fn lower_force<'m>(
         .position(|d| matches!(d, Decl::Option(o) if o.name.name == force.family.name));
     let Some(family) = family else {
         return Err(env.error(
-            "E0107",
+            Code::E0107,
             format!("`{}` is not an option family", force.family.name),
             force.family.span,
             "not declared with `option`",
@@ -658,7 +659,7 @@ pub fn lower_force<'m>(
                 };
                 Err(env
                     .error(
-                        "E0405",
+                        Code::E0405,
                         format!("cannot force `{name}`: no such option"),
                         force.span,
                         why,

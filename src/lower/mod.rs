@@ -25,6 +25,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
 
+use crate::diag::Code;
 use crate::diag::Diagnostics;
 use crate::diag::report::Report;
 use crate::lower::compiled::CompiledForce;
@@ -131,7 +132,7 @@ fn resolve_type<'m>(env: &mut Env<'m>, ty: &'m TypeExpr) -> eval::EvalResult<Par
         "grid" | "cells" => None,
         other => {
             return Err(env.error(
-                "E0201",
+                Code::E0201,
                 format!("unknown type `{other}`"),
                 ty.name.span,
                 "not a type",
@@ -145,7 +146,7 @@ fn resolve_type<'m>(env: &mut Env<'m>, ty: &'m TypeExpr) -> eval::EvalResult<Par
         let v = env.eval_int(e, "a grid dimension")?;
         usize::try_from(v).ok().filter(|&d| d > 0).ok_or_else(|| {
             env.error(
-                "E0214",
+                Code::E0214,
                 format!("a grid dimension must be positive, found {v}"),
                 e.span,
                 "not positive",
@@ -165,7 +166,7 @@ fn resolve_type<'m>(env: &mut Env<'m>, ty: &'m TypeExpr) -> eval::EvalResult<Par
                 cols: dim(env, c)?,
             }),
             _ => Err(env.error(
-                "E0202",
+                Code::E0202,
                 format!("`cells` takes 2 or 3 dimensions, found {}", ty.args.len()),
                 ty.span,
                 "write `cells[rows, columns]` or `cells[grids, rows, columns]`",
@@ -176,7 +177,7 @@ fn resolve_type<'m>(env: &mut Env<'m>, ty: &'m TypeExpr) -> eval::EvalResult<Par
         [] => Ok(ParamType::Grid(None)),
         [r, c] => Ok(ParamType::Grid(Some((dim(env, r)?, dim(env, c)?)))),
         _ => Err(env.error(
-            "E0202",
+            Code::E0202,
             format!("`grid` takes 0 or 2 dimensions, found {}", ty.args.len()),
             ty.span,
             "write `grid` or `grid[rows, columns]`",
@@ -218,7 +219,7 @@ impl<'m> Lowerer<'m> {
                     }
                     Err(e) => errors.push(
                         Report::error(
-                            "E0603",
+                            Code::E0603,
                             format!(
                                 "the value given for `{}` does not fit its type: {}",
                                 p.name.name, e.message
@@ -259,12 +260,12 @@ impl<'m> Lowerer<'m> {
                     data_decl = Some(*i);
                 }
                 [] => errors.push(
-                    Report::error("E0606", "`--data` was given, but no parameter takes data records")
+                    Report::error(Code::E0606, "`--data` was given, but no parameter takes data records")
                         .help("declare the parameter that each record fills, as in `param puzzle: grid[9, 9]` or `param case: ints`")
                         .with_source(src),
                 ),
                 many => {
-                    let mut r = Report::error("E0606", "`--data` was given, but several parameters could take the records")
+                    let mut r = Report::error(Code::E0606, "`--data` was given, but several parameters could take the records")
                         .help("give all but one of them with `-p name=value`, so the records fill the remaining one")
                         .with_source(src);
                     for &i in many {
@@ -290,7 +291,7 @@ impl<'m> Lowerer<'m> {
                     })
                     .collect();
                 let mut r = Report::error(
-                    "E0604",
+                    Code::E0604,
                     format!("`-p {name}=...` names no parameter of this model"),
                 )
                 .with_source(src);
@@ -475,7 +476,7 @@ fn empty_problem(fam: &Families, model: &Model, src: &SourceFile) -> Option<Repo
         return None;
     }
     let mut r = Report::warning(
-        "W0403",
+        Code::W0403,
         "the problem is empty: it has no primary item, so its only solution is the empty set of options",
     )
     .help("every solution of an empty problem is empty; check the ranges of the item families (a size of 0 or less makes them empty), or declare a primary `item` family for what must be covered")
@@ -512,7 +513,7 @@ fn check_asserts<'m>(
                 Some(m) => env.eval(m)?.to_string(),
                 None => "this assertion does not hold".to_string(),
             };
-            Err(env.error("E0407", message, a.cond.span, "false here"))
+            Err(env.error(Code::E0407, message, a.cond.span, "false here"))
         });
         if let Err(e) = r {
             // Later assertions usually rely on earlier ones (a board's shape before its
@@ -557,7 +558,7 @@ fn uncoverable(fam: &Families, src: &SourceFile) -> Result<(), crate::diag::Diag
         .map(|&i| format!("`{}`", problem.items[i].name))
         .collect();
     let mut r = Report::error(
-        "E0403",
+        Code::E0403,
         format!(
             "no option covers the primary item{} {}",
             if missing.len() == 1 { "" } else { "s" },
@@ -608,7 +609,7 @@ fn unreachable_bounds(
         .map(|&k| format!("`{}`", problem.option_label(OptionId(k as u32))))
         .collect();
     let mut r = Report::error(
-        "E0408",
+        Code::E0408,
         format!(
             "`{}` must be covered at least {} times, but only {} option{} cover{} it",
             item.name,

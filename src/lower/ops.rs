@@ -9,6 +9,7 @@
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
+use crate::diag::Code;
 use crate::lower::value::{Kind, Value};
 use crate::syntax::ast::BinaryOp;
 
@@ -32,7 +33,7 @@ pub struct OpError {
     /// What kind of failure.
     pub kind: OpErrorKind,
     /// The diagnostic code.
-    pub code: &'static str,
+    pub code: Code,
     /// The message.
     pub message: String,
     /// A hint on what to write instead.
@@ -80,7 +81,7 @@ fn types(op: BinaryOp, a: &Value, b: &Value) -> OpError {
     };
     OpError {
         kind: OpErrorKind::Types,
-        code: "E0210",
+        code: Code::E0210,
         message,
         help: help.map(str::to_string),
     }
@@ -97,7 +98,7 @@ fn str_int(x: &Value, y: &Value) -> bool {
 fn compared_str_int() -> OpError {
     OpError {
         kind: OpErrorKind::StrInt,
-        code: "E0210",
+        code: Code::E0210,
         message: "cannot compare a string with an integer".into(),
         help: Some(STR_INT_HELP.into()),
     }
@@ -160,7 +161,7 @@ fn looked_for_str_int(x: &Value, c: &Value) -> OpError {
     };
     OpError {
         kind: OpErrorKind::StrInt,
-        code: "E0210",
+        code: Code::E0210,
         message: format!("cannot look for {what} among {among}: it is never there"),
         help: Some(STR_INT_HELP.into()),
     }
@@ -169,7 +170,7 @@ fn looked_for_str_int(x: &Value, c: &Value) -> OpError {
 fn overflow() -> OpError {
     OpError {
         kind: OpErrorKind::Overflow,
-        code: "E0301",
+        code: Code::E0301,
         message: "integer overflow".into(),
         help: Some("the result does not fit in a 64-bit integer".into()),
     }
@@ -178,7 +179,7 @@ fn overflow() -> OpError {
 fn division_by_zero() -> OpError {
     OpError {
         kind: OpErrorKind::DivisionByZero,
-        code: "E0302",
+        code: Code::E0302,
         message: "division by zero".into(),
         help: None,
     }
@@ -296,7 +297,7 @@ mod tests {
     #[test]
     fn overflow_is_an_error() {
         let e = binary(BinaryOp::Mul, &i(i64::MAX), &i(2)).unwrap_err();
-        assert_eq!(e.code, "E0301");
+        assert_eq!(e.code, Code::E0301);
     }
 
     #[test]

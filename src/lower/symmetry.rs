@@ -10,6 +10,7 @@
 
 use std::collections::HashMap;
 
+use crate::diag::Code;
 use crate::diag::report::Report;
 use crate::lower::eval::{Env, EvalError, EvalResult};
 use crate::lower::keys::{KeyIndex, display_name};
@@ -103,7 +104,7 @@ fn generator<'m>(
             if let Some(first) = moved_by[id.index()] {
                 let name = &problem.item(id).name;
                 let r = Report::error(
-                    "E0411",
+                    Code::E0411,
                     format!("this symmetry moves `{name}` twice"),
                 )
                 .label(map.span, format!("moves `{name}` again"))
@@ -160,7 +161,7 @@ fn map_item<'m>(
                 .map_or(map.to.span, |e| map.to.span.to(e.span));
             let r = env
                 .error(
-                    "E0410",
+                    Code::E0410,
                     format!("this symmetry maps `{from}` to `{image}`, which is not an item"),
                     span,
                     format!("this makes `{image}`"),
@@ -186,7 +187,7 @@ fn group_error(
             items: (a, b),
             image,
         } => Report::error(
-            "E0411",
+            Code::E0411,
             format!(
                 "this symmetry sends both `{}` and `{}` to `{}`",
                 name(a),
@@ -214,7 +215,7 @@ fn group_error(
                 }
             };
             Report::error(
-                "E0411",
+                Code::E0411,
                 format!(
                     "this symmetry sends the {} item `{}` to the {} item `{}`",
                     kind(item),
@@ -229,7 +230,7 @@ fn group_error(
         GroupError::NoImage { generator, option } => {
             let image = image_names(problem, option, &generators[generator]);
             Report::error(
-                "E0412",
+                Code::E0412,
                 format!(
                     "this symmetry maps option `{}` to {{{}}}, which is not an option",
                     problem.option_label(option),
@@ -242,7 +243,7 @@ fn group_error(
         GroupError::TooLarge { limit } => {
             let first = decls[0].span;
             let mut r = Report::error(
-                "E0506",
+                Code::E0506,
                 format!("the symmetry declarations generate more than {limit} symmetries"),
             )
             .label(first, "generates too many");

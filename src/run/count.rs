@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 
 use super::{Failure, Field, Saved, Sink};
+use crate::diag::Code;
 use crate::diag::report::Report;
 use crate::instance::Instance;
 use crate::solve::parallel::{self, Frontier, Progress, Watch};
@@ -45,7 +46,7 @@ pub(super) fn count(
     let pooled = parallel::pooled(solver, config);
     if keeps_state && !pooled {
         let r = Report::error(
-            "E0922",
+            Code::E0922,
             "--checkpoint and --resume cannot be used here: this engine cannot hand its \
              search over (only dancing cells and bitsets can: not --engine links, and not \
              a problem with multiplicity intervals)",

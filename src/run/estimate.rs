@@ -11,6 +11,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::Failure;
+use crate::diag::Code;
 use crate::diag::report::Report;
 use crate::instance::Instance;
 use crate::solve::estimate::{Estimate, Probes, estimate};
@@ -99,7 +100,7 @@ pub fn run(
     let probes = probes.map_or(Probes::Within(PROBING), Probes::Count);
     let Some(found) = estimate(&mut solver, &inst.forced, probes, seed) else {
         let r = Report::error(
-            "E0922",
+            Code::E0922,
             format!(
                 "estimate cannot be used here: only dancing cells and bitsets can be probed, \
                  and this problem needs {}; in {:.1} s its search made {} nodes and found {} \

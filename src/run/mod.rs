@@ -26,6 +26,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+use crate::diag::Code;
 use crate::diag::report::Report;
 use crate::instance::{Compiled, Instance};
 use crate::problem::OptionId;
@@ -73,7 +74,7 @@ pub trait Sink {
         _options: usize,
     ) -> Result<Saved, Failure> {
         Err(Failure::Report(Box::new(Report::error(
-            "E0922",
+            Code::E0922,
             "--resume cannot be used here: this front end keeps no checkpoints",
         ))))
     }

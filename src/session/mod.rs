@@ -16,6 +16,7 @@ pub mod reports;
 use std::collections::HashMap;
 
 use crate::check::{Checked, check};
+use crate::diag::Code;
 use crate::diag::Diagnostics;
 use crate::diag::report::Report;
 use crate::lower::data::ParamType;
@@ -103,7 +104,7 @@ pub fn overrides(model: &Model, params: &[String]) -> Result<HashMap<String, Val
     for setting in params {
         let Some((name, text)) = setting.split_once('=') else {
             errors.push(
-                Report::error("E0602", format!("`-p {setting}` has no value")).help(format!(
+                Report::error(Code::E0602, format!("`-p {setting}` has no value")).help(format!(
                     "write `-p {setting}=VALUE`, for example `-p n=4` or `-p 'missing={{3,12}}'`"
                 )),
             );
@@ -138,7 +139,7 @@ pub fn overrides(model: &Model, params: &[String]) -> Result<HashMap<String, Val
                     .next()
                     .map_or_else(|| "not a literal".to_string(), |e| e.to_string());
                 errors.push(
-                    Report::error("E0602", format!("the value of `-p {name}` is not a literal of the language"))
+                    Report::error(Code::E0602, format!("the value of `-p {name}` is not a literal of the language"))
                         .label(Span::new(0, text.len()), why)
                         .help("write a literal: an integer (`4`), a string (`'\"ABC\"'`), a set (`'{3,12}'`), a list (`'[1,2]'`)")
                         .with_source(&src),

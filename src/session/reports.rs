@@ -3,6 +3,7 @@
 //! E0503), a problem Knuth's format cannot hold (E0504). Each points back at the model
 //! where the problem's origins allow it.
 
+use crate::diag::Code;
 use crate::diag::report::Report;
 use crate::format::knuth::{self, WriteReport};
 use crate::problem::{ItemKind, OptionId, Origin, Problem};
@@ -15,7 +16,7 @@ pub fn clash_report(src: &SourceFile, p: &Problem, clash: &Clash) -> Report {
     let b = p.option_label(clash.second);
     let item = &p.item(clash.item).name;
     let what = clash.describe(&format!("`{a}`"), &format!("`{b}`"), &format!("`{item}`"));
-    let mut r = Report::error("E0404", what)
+    let mut r = Report::error(Code::E0404, what)
         .help("the forced options contradict each other, so this instance has no solution; check the clues or the pieces already placed")
         .with_source(src);
     for (id, text) in [(clash.first, a), (clash.second, b)] {
@@ -39,7 +40,7 @@ pub fn refusal_report(src: &SourceFile, p: &Problem, e: &Refused) -> Report {
             sign,
         } => {
             let mut r = Report::error(
-                "E0502",
+                Code::E0502,
                 format!("`{objective}` cannot be solved here: option `{option}` has cost {cost}, and `{item}` must be covered at least once"),
             )
             .help(format!("with at-least-once items the search stops as soon as every item is covered, so it cannot weigh extra options that only pay; make every cost {sign}, or make the items exactly-once"))
@@ -49,7 +50,7 @@ pub fn refusal_report(src: &SourceFile, p: &Problem, e: &Refused) -> Report {
             }
             r
         }
-        Refused::CostOverflow => Report::error("E0502", e.to_string())
+        Refused::CostOverflow => Report::error(Code::E0502, e.to_string())
             .help("scale the costs down")
             .with_source(src),
     }
@@ -59,7 +60,7 @@ pub fn refusal_report(src: &SourceFile, p: &Problem, e: &Refused) -> Report {
 /// their item family.
 pub fn unsupported_report(src: &SourceFile, p: &Problem, u: &Unsupported) -> Report {
     let Unsupported::Multiplicity { item, bounds } = u else {
-        return Report::error("E0503", u.to_string())
+        return Report::error(Code::E0503, u.to_string())
             .help(u.help())
             .with_source(src);
     };
@@ -76,7 +77,7 @@ pub fn unsupported_report(src: &SourceFile, p: &Problem, u: &Unsupported) -> Rep
     let message = format!(
         "item `{item}` must be covered {bounds} times, which the optimizing search cannot handle yet"
     );
-    let mut r = Report::error("E0503", message)
+    let mut r = Report::error(Code::E0503, message)
         .help(u.help())
         .with_source(src);
     if let Some(span) = decl {
@@ -112,7 +113,7 @@ pub fn knuth_text(
     if !forced.is_empty() && p.primary_count() == 0 {
         return Err(Box::new(
             Report::error(
-                "E0504",
+                Code::E0504,
                 format!(
                     "the {} forced options cover every primary item: no problem is left to write",
                     forced.len()
@@ -123,7 +124,7 @@ pub fn knuth_text(
     }
     let mut text = String::new();
     let report = knuth::write(p, &mut text).map_err(|e| {
-        Box::new(Report::error("E0504", e.to_string()).help(
+        Box::new(Report::error(Code::E0504, e.to_string()).help(
             "Knuth's format cannot hold this problem; `dlxc compile --emit json` writes every problem, and `dlxc run` solves it directly",
         ))
     })?;

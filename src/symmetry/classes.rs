@@ -4,6 +4,7 @@
 //! The command line (`--up-to-symmetry`) and the Python package both search through
 //! [`search`], so they count alike.
 
+use crate::diag::Code;
 use crate::diag::report::Report;
 use crate::problem::OptionId;
 use crate::solve::{Clash, EngineChoice, Flow, Outcome, SearchConfig, Solver, Unsupported};
@@ -15,7 +16,11 @@ pub const DECLARE_SYMMETRIES: &str = "declare the board's symmetries as maps of 
 /// E0930: a search up to symmetry (asked for as `asked`) of something with no
 /// declared symmetries (`why`), with `help`.
 pub fn no_symmetry(asked: &str, why: &str, help: &str) -> Report {
-    Report::error("E0930", format!("{asked} needs declared symmetries: {why}")).help(help)
+    Report::error(
+        Code::E0930,
+        format!("{asked} needs declared symmetries: {why}"),
+    )
+    .help(help)
 }
 
 /// What is shown each kept solution, as ids of the original problem.

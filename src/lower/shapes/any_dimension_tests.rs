@@ -4,6 +4,7 @@
 use std::collections::BTreeSet;
 
 use super::*;
+use crate::diag::Code;
 
 fn int(i: i64) -> Value {
     Value::Int(i)
@@ -219,7 +220,7 @@ fn mixed_dimensions_are_an_error_of_their_own() {
     let mixed = shape_of(&[&[0, 0], &[0, 0, 1]]);
     for f in [normalize, rotations, symmetries, variants, size] {
         let e = f(&mixed).unwrap_err();
-        assert_eq!(e.code, Some("E0215"));
+        assert_eq!(e.code, Some(Code::E0215));
         assert_eq!(e.arg, Some(0));
         assert_eq!(
             e.message,
@@ -229,7 +230,7 @@ fn mixed_dimensions_are_an_error_of_their_own() {
     }
     let s = art("OO");
     let e = super::shift(&[s.clone(), int(1), int(2), int(3)]).unwrap_err();
-    assert_eq!(e.code, Some("E0215"));
+    assert_eq!(e.code, Some(Code::E0215));
     assert_eq!(
         e.message,
         "the shape's cells have 2 coordinates, but 3 offsets were given"
@@ -249,7 +250,7 @@ fn too_many_dimensions_for_a_symmetry_group() {
     let six = asymmetric(6);
     for f in [rotations, symmetries, variants] {
         let e = f(&six).unwrap_err();
-        assert_eq!(e.code, Some("E0216"));
+        assert_eq!(e.code, Some(Code::E0216));
         assert!(e.message.contains("46080 symmetries"), "{}", e.message);
         assert!(e.message.contains("stops at 5 dimensions"), "{}", e.message);
     }

@@ -22,15 +22,16 @@ use std::collections::BTreeSet;
 
 use super::args::BuiltinError;
 use super::value::Value;
+use crate::diag::Code;
 use lattice::Cell2;
 
 /// A cell, widened so that negating and subtracting cannot overflow.
 type Cell = Vec<i128>;
 
 /// The code of a shape whose cells, or whose offsets, have different dimensions.
-const MIXED_DIMENSIONS: &str = "E0215";
+const MIXED_DIMENSIONS: Code = Code::E0215;
 /// The code of a symmetry group asked for in more than [`group::MAX_DIMENSIONS`].
-const TOO_MANY_DIMENSIONS: &str = "E0216";
+const TOO_MANY_DIMENSIONS: Code = Code::E0216;
 
 /// The cells of a shape and their dimension (`None` for the empty shape).
 struct Shape {

@@ -77,6 +77,34 @@ fn goldens_of_merge_and_checkpoints() {
             ],
         ),
         (
+            "E0914-engines-split-differently",
+            &[
+                "merge",
+                &ui("langford8-1-of-2-cells.json"),
+                &ui("langford8-2-of-2-bits.json"),
+            ],
+        ),
+        (
+            "E0915-counts-overflow",
+            &[
+                "merge",
+                &ui("overflow-1-of-2.json"),
+                &ui("overflow-2-of-2.json"),
+            ],
+        ),
+        ("E0910-huge-split", &["merge", &ui("huge-n.json")]),
+        ("E0910-no-engine", &["merge", &ui("no-engine.json")]),
+        (
+            "E0916-too-many-shards",
+            &[
+                "run",
+                "examples/queens.dlx",
+                "--count",
+                "--shard",
+                "1/18446744073709551615",
+            ],
+        ),
+        (
             "E0920-truncated",
             &[
                 "run",

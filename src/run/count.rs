@@ -41,6 +41,10 @@ pub(super) fn count(
     if let Some(shard) = task.shard {
         fields.push(("shard", json!(shard.to_string())));
         fields.push(("problem", json!(fingerprint)));
+        // The split follows the engine's choice of item at each node (bitsets and
+        // dancing cells break ties differently; the links engines do not split): shards
+        // of one engine do not add up with another's, and `dlxc merge` checks this.
+        fields.push(("engine", json!(solver.engine_name())));
     }
     let pooled = parallel::pooled(solver, config);
     if keeps_state && !pooled {

@@ -117,6 +117,66 @@ fn goldens_of_merge_and_checkpoints() {
             ],
         ),
         (
+            "E0920-bit-flip",
+            &[
+                "run",
+                "examples/queens.dlx",
+                "-p",
+                "n=8",
+                "--count",
+                "--resume",
+                &ui("bit-flip.ckpt"),
+            ],
+        ),
+        (
+            "E0920-duplicate-parts",
+            &[
+                "run",
+                "examples/queens.dlx",
+                "-p",
+                "n=8",
+                "--count",
+                "--resume",
+                &ui("duplicate-parts.ckpt"),
+            ],
+        ),
+        (
+            "E0920-nested-parts",
+            &[
+                "run",
+                "examples/queens.dlx",
+                "-p",
+                "n=8",
+                "--count",
+                "--resume",
+                &ui("nested-parts.ckpt"),
+            ],
+        ),
+        (
+            "E0920-huge-seconds",
+            &[
+                "run",
+                "examples/queens.dlx",
+                "-p",
+                "n=8",
+                "--count",
+                "--resume",
+                &ui("huge-seconds.ckpt"),
+            ],
+        ),
+        (
+            "E0920-version-1",
+            &[
+                "run",
+                "examples/queens.dlx",
+                "-p",
+                "n=8",
+                "--count",
+                "--resume",
+                &ui("version-1.ckpt"),
+            ],
+        ),
+        (
             "E0920-bad-option",
             &[
                 "run",

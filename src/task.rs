@@ -167,6 +167,11 @@ pub struct Task {
     pub node_limit: Option<u64>,
 }
 
+/// The most shards a count can be split into (`--shard K/N`): the split aims for 64
+/// parts a shard, so a larger N would cost more memory than the count itself (N = 10^9
+/// asked for 24 GB) and could not serve every shard a part of its own.
+pub const MAX_SHARDS: usize = 10_000;
+
 /// How often a checkpoint is written unless `--checkpoint-every` says otherwise.
 pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(60);
 
@@ -219,6 +224,20 @@ impl Task {
                     ));
                 }
             }
+        }
+        if let Some(x) = r.shard
+            && x.n > MAX_SHARDS
+        {
+            return Err(Box::new(
+                Report::error(
+                    Code::E0916,
+                    format!("--shard {x} splits into more than {MAX_SHARDS} shards"),
+                )
+                .help(format!(
+                    "split into at most {MAX_SHARDS} shards; each shard is many parts of \
+                     the tree, so a few per machine is plenty"
+                )),
+            ));
         }
         if r.checkpoint_every.is_some() && r.checkpoint.is_none() {
             return Err(refuse(

@@ -77,6 +77,34 @@ fn goldens_of_merge_and_checkpoints() {
             ],
         ),
         (
+            "E0914-engines-split-differently",
+            &[
+                "merge",
+                &ui("langford8-1-of-2-cells.json"),
+                &ui("langford8-2-of-2-bits.json"),
+            ],
+        ),
+        (
+            "E0915-counts-overflow",
+            &[
+                "merge",
+                &ui("overflow-1-of-2.json"),
+                &ui("overflow-2-of-2.json"),
+            ],
+        ),
+        ("E0910-huge-split", &["merge", &ui("huge-n.json")]),
+        ("E0910-no-engine", &["merge", &ui("no-engine.json")]),
+        (
+            "E0916-too-many-shards",
+            &[
+                "run",
+                "examples/queens.dlx",
+                "--count",
+                "--shard",
+                "1/18446744073709551615",
+            ],
+        ),
+        (
             "E0920-truncated",
             &[
                 "run",
@@ -86,6 +114,66 @@ fn goldens_of_merge_and_checkpoints() {
                 "--count",
                 "--resume",
                 &ui("truncated.ckpt"),
+            ],
+        ),
+        (
+            "E0920-bit-flip",
+            &[
+                "run",
+                "examples/queens.dlx",
+                "-p",
+                "n=8",
+                "--count",
+                "--resume",
+                &ui("bit-flip.ckpt"),
+            ],
+        ),
+        (
+            "E0920-duplicate-parts",
+            &[
+                "run",
+                "examples/queens.dlx",
+                "-p",
+                "n=8",
+                "--count",
+                "--resume",
+                &ui("duplicate-parts.ckpt"),
+            ],
+        ),
+        (
+            "E0920-nested-parts",
+            &[
+                "run",
+                "examples/queens.dlx",
+                "-p",
+                "n=8",
+                "--count",
+                "--resume",
+                &ui("nested-parts.ckpt"),
+            ],
+        ),
+        (
+            "E0920-huge-seconds",
+            &[
+                "run",
+                "examples/queens.dlx",
+                "-p",
+                "n=8",
+                "--count",
+                "--resume",
+                &ui("huge-seconds.ckpt"),
+            ],
+        ),
+        (
+            "E0920-version-1",
+            &[
+                "run",
+                "examples/queens.dlx",
+                "-p",
+                "n=8",
+                "--count",
+                "--resume",
+                &ui("version-1.ckpt"),
             ],
         ),
         (

@@ -9,6 +9,14 @@
 //!
 //! It is written to `FILE.tmp` next to the file, flushed to disk, then renamed over it:
 //! a crash mid-write leaves the last good checkpoint in place.
+//!
+//! A damaged checkpoint must never resume to a wrong count: one flipped bit of an
+//! option number once resumed queens 13 to 73,711 instead of 73,712, and duplicated
+//! parts counted some subtrees twice. So the last field is a checksum of everything
+//! before it (64-bit FNV-1a of the text: it changes with every single changed byte, so
+//! every flipped bit and every truncation is caught), and the contents are validated on
+//! reading too (numbers in range, parts that are distinct and none inside another),
+//! which catches a file edited by hand. Every such file is E0920.
 
 use std::io::Write;
 use std::path::Path;
@@ -27,7 +35,11 @@ use crate::solve::{End, Limit, Outcome, Stats};
 
 /// The format's name and version, the first fields of every checkpoint.
 const FORMAT: &str = "dlxc checkpoint";
-const VERSION: u64 = 1;
+const VERSION: u64 = 2;
+
+/// The most seconds a checkpoint may claim (about 30 years): more is a damaged file,
+/// and would overflow the duration it is added to.
+const MAX_SECONDS: f64 = 1e9;
 
 /// What a checkpoint belongs to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,13 +96,13 @@ pub(crate) fn write(path: &Path, identity: &Identity, frontier: &Frontier) -> Re
         "explored": frontier.explored,
         "parts": parts,
     });
+    let text = sealed(&doc);
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = std::path::PathBuf::from(tmp);
     let written = (|| {
         let mut f = std::fs::File::create(&tmp)?;
-        serde_json::to_writer(&mut f, &doc)?;
-        f.write_all(b"\n")?;
+        f.write_all(text.as_bytes())?;
         f.sync_all()?;
         std::fs::rename(&tmp, path)
     })();
@@ -114,7 +126,9 @@ pub(crate) fn read(
     identity: &Identity,
     options: usize,
 ) -> Option<Checkpoint> {
-    let text = match std::fs::read_to_string(path) {
+    // Bytes, not text: a damaged file that is not UTF-8 is a damaged checkpoint
+    // (E0920 below), not a file that cannot be read.
+    let text = match std::fs::read(path) {
         Ok(t) => t,
         Err(e) => {
             super::cannot_read(o, &format!("the checkpoint {}", path.display()), &e);
@@ -122,17 +136,16 @@ pub(crate) fn read(
         }
     };
     let shown = path.display().to_string();
-    let parsed = parse(&text, options).map_err(|why| {
-        Report::error(
-            Code::E0920,
-            format!("{shown} is not a dlxc checkpoint: {why}"),
-        )
-        .help(
-            "give --resume a file that --checkpoint wrote (a run killed while writing \
+    let parsed = std::str::from_utf8(&text)
+        .map_err(|_| "it is not UTF-8 text".to_string())
+        .and_then(|text| parse(text, options))
+        .map_err(|why| {
+            Report::error(Code::E0920, format!("{shown} is not a dlxc checkpoint: {why}")).help(
+                "give --resume a file that --checkpoint wrote (a run killed while writing \
              leaves the one before intact); a damaged file cannot be resumed: start the \
              count again without --resume",
-        )
-    });
+            )
+        });
     let (found, ck) = match parsed {
         Ok(x) => x,
         Err(r) => {
@@ -165,9 +178,60 @@ pub(crate) fn read(
     Some(ck)
 }
 
+/// 64-bit FNV-1a of `bytes`: the same on every platform and release. Each step is a
+/// bijection of the state for a given byte, and distinct bytes give distinct states, so
+/// any single changed byte (any flipped bit) changes the hash.
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// The checkpoint's text: `doc` as one line of JSON, ending with the checksum of the
+/// text before it.
+fn sealed(doc: &Value) -> String {
+    let body = doc.to_string();
+    let open = body.strip_suffix('}').unwrap_or(&body);
+    format!("{open},\"checksum\":\"{:016x}\"}}\n", fnv(open.as_bytes()))
+}
+
+/// The text a checksum covers, if `text` ends with a checksum that matches it.
+fn unsealed(text: &str) -> Result<String, String> {
+    const KEY: &str = ",\"checksum\":\"";
+    let line = text
+        .strip_suffix('\n')
+        .ok_or("it does not end with a line end (cut short?)")?;
+    let inner = line
+        .strip_suffix("\"}")
+        .ok_or("it does not end with its checksum (cut short?)")?;
+    let at = inner.rfind(KEY).ok_or("it has no checksum (cut short?)")?;
+    let (open, sum) = (&inner[..at], &inner[at + KEY.len()..]);
+    let sum = u64::from_str_radix(sum, 16)
+        .ok()
+        .filter(|_| sum.len() == 16)
+        .ok_or("its checksum is not 16 hexadecimal digits")?;
+    if fnv(open.as_bytes()) != sum {
+        return Err(
+            "its checksum does not match its contents (the file was changed or damaged)".into(),
+        );
+    }
+    Ok(format!("{open}}}"))
+}
+
 /// The identity and contents of a checkpoint's text, or what is wrong with it.
 fn parse(text: &str, options: usize) -> Result<(Identity, Checkpoint), String> {
+    // A file of another version is named as such, before its checksum is looked at.
     let doc: Value = serde_json::from_str(text).map_err(|e| format!("bad JSON ({e})"))?;
+    if doc.get("format").is_some_and(|f| f == FORMAT)
+        && let Some(v) = doc.get("version").and_then(Value::as_u64)
+        && v != VERSION
+    {
+        return Err(format!(
+            "it is version {v}, and this dlxc reads version {VERSION}"
+        ));
+    }
+    let doc: Value =
+        serde_json::from_str(&unsealed(text)?).map_err(|e| format!("bad JSON ({e})"))?;
     let field = |name: &str| doc.get(name).ok_or(format!("it has no `{name}` field"));
     if field("format")? != FORMAT {
         return Err(format!("its `format` is not \"{FORMAT}\""));
@@ -223,7 +287,10 @@ fn parse(text: &str, options: usize) -> Result<(Identity, Checkpoint), String> {
     {
         let bad = || format!("part {} is not [weight, [option numbers]]", i + 1);
         let pair = p.as_array().filter(|a| a.len() == 2).ok_or_else(bad)?;
-        let weight = pair[0].as_f64().ok_or_else(bad)?;
+        let weight = pair[0]
+            .as_f64()
+            .filter(|w| (0.0..=1.0).contains(w))
+            .ok_or_else(bad)?;
         let forced = pair[1]
             .as_array()
             .ok_or_else(bad)?
@@ -240,7 +307,14 @@ fn parse(text: &str, options: usize) -> Result<(Identity, Checkpoint), String> {
             .collect::<Result<Vec<_>, _>>()?;
         parts.push(Part { forced, weight });
     }
+    distinct(&parts)?;
+    if field("complete")?.as_bool() != Some(parts.is_empty()) {
+        return Err("its `complete` disagrees with its parts".into());
+    }
     let seconds = fraction("seconds")?;
+    if seconds > MAX_SECONDS {
+        return Err(format!("`seconds` is more than {MAX_SECONDS:e}"));
+    }
     let counted = Outcome {
         stats: Stats {
             nodes: number("nodes")?,
@@ -255,6 +329,9 @@ fn parse(text: &str, options: usize) -> Result<(Identity, Checkpoint), String> {
         },
     };
     let counted_share = fraction("explored")?;
+    if counted_share > 1.0 + 1e-9 {
+        return Err("`explored` is more than the whole tree".into());
+    }
     Ok((
         identity,
         Checkpoint {
@@ -263,4 +340,38 @@ fn parse(text: &str, options: usize) -> Result<(Identity, Checkpoint), String> {
             parts,
         },
     ))
+}
+
+/// Checks that the parts are distinct pieces of the tree: no option twice in a part, no
+/// part given twice (in any order of its options), and no part inside another (a part
+/// whose path starts with another part's path), any of which would count a subtree
+/// twice.
+fn distinct(parts: &[Part]) -> Result<(), String> {
+    use std::collections::{HashMap, HashSet};
+    let mut paths: HashMap<&[OptionId], usize> = HashMap::with_capacity(parts.len());
+    let mut sets: HashMap<Vec<OptionId>, usize> = HashMap::with_capacity(parts.len());
+    for (i, p) in parts.iter().enumerate() {
+        let mut set = p.forced.clone();
+        set.sort_unstable();
+        if set.windows(2).any(|w| w[0] == w[1]) {
+            return Err(format!("part {} names an option twice", i + 1));
+        }
+        if let Some(j) = sets.insert(set, i) {
+            return Err(format!("parts {} and {} are the same part", j + 1, i + 1));
+        }
+        paths.insert(&p.forced, i);
+    }
+    let mut seen: HashSet<&[OptionId]> = HashSet::new();
+    for (i, p) in parts.iter().enumerate() {
+        for len in 0..p.forced.len() {
+            let prefix = &p.forced[..len];
+            if !seen.insert(prefix) {
+                continue;
+            }
+            if let Some(&j) = paths.get(prefix) {
+                return Err(format!("part {} lies inside part {}", i + 1, j + 1));
+            }
+        }
+    }
+    Ok(())
 }

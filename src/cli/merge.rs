@@ -6,6 +6,13 @@
 //! there once, all of the same problem; otherwise nothing is added and each problem is
 //! reported: a file that is not a shard's summary, shards of different problems or
 //! splits, a shard given twice, shards missing.
+//!
+//! The split of a count into shards depends on more than the problem: on the engine's
+//! choice of item at each node (and, where a summary records them, the item order and
+//! whether memo was on). Shards split another way do not add up to the count (a
+//! langford count of 300 merged to 308 from a bitset shard and a dancing-cells one), so
+//! every field that defines the split must agree, and a summary without them is
+//! refused. The sums are checked for overflow: a crafted summary cannot wrap a count.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -29,7 +36,14 @@ struct Piece {
     updates: u64,
     seconds: f64,
     complete: bool,
+    /// The fields that define the split ([`SPLIT_FIELDS`]), as written.
+    split: Vec<(&'static str, Option<Value>)>,
 }
+
+/// The fields of a shard's summary that define how the count was split: every shard
+/// must have the same ones. `engine` is required; the others are compared when any
+/// summary has them.
+const SPLIT_FIELDS: [&str; 3] = ["engine", "order", "memo"];
 
 /// Runs `dlxc merge`.
 pub fn merge(o: &mut Out<'_>, files: &[PathBuf], as_json: bool) -> u8 {
@@ -58,6 +72,7 @@ pub fn merge(o: &mut Out<'_>, files: &[PathBuf], as_json: bool) -> u8 {
         }
     }
     errors.extend(mismatched(&pieces));
+    errors.extend(split_otherwise(&pieces));
     if errors.is_empty() {
         errors.extend(repeated_or_missing(&pieces));
     }
@@ -71,13 +86,24 @@ pub fn merge(o: &mut Out<'_>, files: &[PathBuf], as_json: bool) -> u8 {
         // clap asks for at least one file.
         return EXIT_BAD_INPUT;
     };
-    let solutions: u128 = pieces.iter().map(|p| p.solutions).sum();
+    let Some(solutions) = pieces
+        .iter()
+        .try_fold(0u128, |sum, p| sum.checked_add(p.solutions))
+    else {
+        let r = Report::error(
+            Code::E0915,
+            "the shards' counts add up to more than 2^128 - 1: a summary is damaged or made up",
+        )
+        .help("run the shards again; a real count this large cannot be searched");
+        report(o, &Diagnostics::from(Box::new(r) as Diag));
+        return EXIT_BAD_INPUT;
+    };
     let complete = pieces.iter().all(|p| p.complete);
     if as_json {
         let summary = jsonl::Summary {
             solutions,
-            nodes: pieces.iter().map(|p| p.nodes).sum(),
-            updates: pieces.iter().map(|p| p.updates).sum(),
+            nodes: pieces.iter().fold(0u64, |s, p| s.saturating_add(p.nodes)),
+            updates: pieces.iter().fold(0u64, |s, p| s.saturating_add(p.updates)),
             complete,
             seconds: pieces.iter().map(|p| p.seconds).sum(),
         };
@@ -134,6 +160,12 @@ fn piece(file: &Path, text: &str) -> Result<Piece, String> {
         .ok_or("its `shard` is not a string")?
         .parse()
         .map_err(|e| format!("its `shard`: {e}"))?;
+    if shard.n > crate::task::MAX_SHARDS {
+        return Err(format!(
+            "its `shard` {shard} splits into more than {} shards, which dlxc never writes",
+            crate::task::MAX_SHARDS
+        ));
+    }
     let problem = field("problem")?
         .as_str()
         .ok_or("its `problem` is not a string")?
@@ -146,6 +178,17 @@ fn piece(file: &Path, text: &str) -> Result<Piece, String> {
     }
     .ok_or("its `solutions` is not a whole number")?;
     let number = |name: &str| field(name).map(|v| v.as_u64().unwrap_or(0));
+    if summary.get("engine").is_none() {
+        return Err(
+            "its summary has no `engine`, which defines the split (older summaries \
+             lack it): count the shard again"
+                .into(),
+        );
+    }
+    let split = SPLIT_FIELDS
+        .iter()
+        .map(|&name| (name, summary.get(name).cloned()))
+        .collect();
     Ok(Piece {
         file: file.to_path_buf(),
         shard,
@@ -157,6 +200,7 @@ fn piece(file: &Path, text: &str) -> Result<Piece, String> {
         complete: field("complete")?
             .as_bool()
             .ok_or("its `complete` is not true or false")?,
+        split,
     })
 }
 
@@ -194,6 +238,43 @@ fn mismatched(pieces: &[Piece]) -> Vec<Diag> {
                      split with the same N",
                 ),
             ) as Diag
+        })
+        .collect()
+}
+
+/// Shards split otherwise than the first file's: by another engine, item order or memo.
+fn split_otherwise(pieces: &[Piece]) -> Vec<Diag> {
+    let Some(first) = pieces.first() else {
+        return Vec::new();
+    };
+    let shown = |v: &Option<Value>| v.as_ref().map_or("none".to_string(), Value::to_string);
+    pieces[1..]
+        .iter()
+        .filter_map(|p| {
+            let (name, theirs, ours) = p
+                .split
+                .iter()
+                .zip(&first.split)
+                .find(|(a, b)| a.1 != b.1)
+                .map(|(a, b)| (a.0, &a.1, &b.1))?;
+            Some(Box::new(
+                Report::error(
+                    Code::E0914,
+                    format!(
+                        "{} (shard {}) was split with {name} {}, and {} with {name} {}: \
+                         shards split differently do not add up to the count",
+                        p.file.display(),
+                        p.shard,
+                        shown(theirs),
+                        first.file.display(),
+                        shown(ours)
+                    ),
+                )
+                .help(
+                    "count every shard with the same --engine (and the same dlxc): the \
+                     split follows the engine's choice of item at each node",
+                ),
+            ) as Diag)
         })
         .collect()
 }

@@ -20,7 +20,7 @@ use crate::lower::data::{BadRecord, ParamType};
 use crate::lower::value::Value;
 use crate::lower::{Lowerer, RecordFailure};
 use crate::run::{Failure, Runner};
-use crate::session::reports::knuth_text;
+use crate::session::reports::knuth_text_for;
 use crate::session::{Front, record_layout};
 use crate::source::SourceFile;
 use crate::syntax::ast::Decl;
@@ -474,11 +474,14 @@ pub(crate) fn first_instance(o: &mut Out<'_>, args: &ModelArgs) -> Option<(Sourc
 }
 
 /// Writes the problem in Knuth's format: with forced options, the problem left after
-/// taking them (see [`knuth_text`]).
+/// taking them (see [`knuth_text_for`]; the objective is kept or refused).
 fn emit_knuth(o: &mut Out<'_>, src: &SourceFile, inst: &Instance) -> u8 {
-    match knuth_text(src, &inst.compiled.problem, &inst.forced) {
+    match knuth_text_for(src, &inst.compiled.problem, &inst.forced, inst.objective) {
         Ok(k) => {
             for note in k.report.notes() {
+                o.note(&format!("note: {note}"));
+            }
+            if let Some(note) = &k.objective_note {
                 o.note(&format!("note: {note}"));
             }
             o.text(&k.text);
@@ -492,7 +495,8 @@ fn emit_knuth(o: &mut Out<'_>, src: &SourceFile, inst: &Instance) -> u8 {
 }
 
 /// The problem as JSON: items (name, kind, bounds), options (name, items as ids with
-/// colors, cost), the forced options and the declared symmetries (empty when none).
+/// colors, cost), the forced options, the declared symmetries (empty when none) and the
+/// objective (`"minimize count"`, `"minimize cost"`, `"maximize cost"`, or null).
 fn problem_json(inst: &Instance) -> serde_json::Value {
     let p = &inst.compiled.problem;
     let items: Vec<_> = p
@@ -532,5 +536,17 @@ fn problem_json(inst: &Instance) -> serde_json::Value {
             })
             .collect()
     });
-    json!({"items": items, "options": options, "forced": forced, "symmetries": symmetries})
+    // The objective, so that a program reading the file optimizes what the model does.
+    let objective = inst.objective.map(|g| match g {
+        crate::solve::Objective::MinimizeCount => "minimize count",
+        crate::solve::Objective::MinimizeCost => "minimize cost",
+        crate::solve::Objective::MaximizeCost => "maximize cost",
+    });
+    json!({
+        "items": items,
+        "options": options,
+        "forced": forced,
+        "symmetries": symmetries,
+        "objective": objective,
+    })
 }

@@ -62,8 +62,9 @@ pub(crate) struct Shown<'o, 'w, 'a> {
     whose: Whose<'a>,
     printed: u64,
     meter: Meter,
-    /// A checkpoint that could not be written (reported once, after the count).
-    failed_save: Option<Diag>,
+    /// Whether the latest checkpoint could not be written (each failure is reported
+    /// at once), so that the end note never claims a save that failed.
+    failed_save: bool,
     /// What the instance optimizes, if anything.
     objective: Option<Objective>,
 }
@@ -87,7 +88,7 @@ impl<'o, 'w, 'a> Shown<'o, 'w, 'a> {
             whose,
             printed: 0,
             meter: Meter::new(s.progress),
-            failed_save: None,
+            failed_save: false,
             objective: inst.objective,
         }
     }
@@ -106,10 +107,12 @@ impl<'o, 'w, 'a> Shown<'o, 'w, 'a> {
     /// code.
     pub(crate) fn answer(&mut self, answer: &Answer) -> u8 {
         self.meter.clear();
-        if let Some(e) = self.failed_save.take() {
-            report(self.o, &Diagnostics::from(e));
-        }
-        if let (Some(path), true) = (&self.s.checkpoint, answer.cut()) {
+        if let (Some(path), true, true) = (&self.s.checkpoint, answer.cut(), self.failed_save) {
+            self.o.note(&format!(
+                "the last checkpoint could not be written to {}: what is left is not saved",
+                path.display()
+            ));
+        } else if let (Some(path), true) = (&self.s.checkpoint, answer.cut()) {
             self.o.note(&format!(
                 "the count so far and what is left are in {}: `--resume {}` goes on from there",
                 path.display(),
@@ -192,8 +195,15 @@ impl Sink for Shown<'_, '_, '_> {
 
     fn save(&mut self, path: &Path, fingerprint: &str, frontier: &Frontier) {
         let identity = self.identity(fingerprint);
-        if let Err(e) = checkpoint::write(path, &identity, frontier) {
-            self.failed_save = Some(e);
+        match checkpoint::write(path, &identity, frontier) {
+            Ok(()) => self.failed_save = false,
+            Err(e) => {
+                // At once, not after the count: a count of hours must not run on
+                // believing it is saved.
+                self.meter.clear();
+                report(self.o, &Diagnostics::from(e));
+                self.failed_save = true;
+            }
         }
     }
 }

@@ -42,6 +42,10 @@ pub(super) fn count(
     if let Some(shard) = task.shard {
         fields.push(("shard", json!(shard.to_string())));
         fields.push(("problem", json!(fingerprint)));
+        // The split follows the engine's choice of item at each node (bitsets and
+        // dancing cells break ties differently; the links engines do not split): shards
+        // of one engine do not add up with another's, and `dlxc merge` checks this.
+        fields.push(("engine", json!(solver.engine_name())));
     }
     let pooled = parallel::pooled(solver, config);
     if keeps_state && !pooled {
@@ -128,15 +132,21 @@ pub(super) fn count(
     }
     if let Some(before) = &before {
         add(&mut frontier.counted.stats, &before.counted.stats);
-        frontier.counted.stats.elapsed += before.counted.stats.elapsed;
+        frontier.counted.stats.elapsed = frontier
+            .counted
+            .stats
+            .elapsed
+            .saturating_add(before.counted.stats.elapsed);
     }
     Ok((frontier.counted, fields))
 }
 
+/// Adds `more` to `to`, saturating: a resumed checkpoint's counts are checked on
+/// reading, and a sum that would wrap must not become a small, believable count.
 fn add(to: &mut Stats, more: &Stats) {
-    to.nodes += more.nodes;
-    to.updates += more.updates;
-    to.solutions += more.solutions;
+    to.nodes = to.nodes.saturating_add(more.nodes);
+    to.updates = to.updates.saturating_add(more.updates);
+    to.solutions = to.solutions.saturating_add(more.solutions);
 }
 
 /// Watches a pooled count: progress to the sink, and checkpoints every `every`.
@@ -159,7 +169,11 @@ impl CountWatch<'_> {
         let mut whole = frontier.clone();
         if let Some(before) = self.before {
             add(&mut whole.counted.stats, &before.counted.stats);
-            whole.counted.stats.elapsed += before.counted.stats.elapsed;
+            whole.counted.stats.elapsed = whole
+                .counted
+                .stats
+                .elapsed
+                .saturating_add(before.counted.stats.elapsed);
             whole.explored += before.counted_share;
         }
         self.sink.save(path, self.fingerprint, &whole);

@@ -94,6 +94,78 @@ pub struct KnuthText {
     pub text: String,
     /// What the writer renamed or left out.
     pub report: WriteReport,
+    /// How the objective was written (or that costs were left out), for a note.
+    pub objective_note: Option<String>,
+}
+
+/// `p` with each option's cost replaced by `cost(old)`.
+fn with_costs(p: &Problem, cost: impl Fn(Option<i64>) -> Option<i64>) -> Problem {
+    let mut options = crate::problem::Options::default();
+    for o in p.options.iter() {
+        options.push_with(
+            |s| s.push_str(o.name.unwrap_or("")),
+            o.entries,
+            cost(o.cost),
+            o.origin,
+        );
+    }
+    Problem {
+        items: p.items.clone(),
+        options,
+        colors: p.colors.clone(),
+    }
+}
+
+/// [`knuth_text`] of an instance that optimizes `objective`: the file keeps the
+/// objective or the export is refused, because `dlxc solve` of a file with costs
+/// minimizes them and of a file without counts or lists. `minimize cost` is written as
+/// is; `minimize count` as a cost of 1 on every option (the least total cost is then the
+/// fewest options); no objective leaves the costs out (they would make the file an
+/// optimization); `maximize cost` is E0917, since DLX5's costs are nonnegative and
+/// minimized, and no rewriting of them maximizes in general.
+pub fn knuth_text_for(
+    src: &SourceFile,
+    full: &Problem,
+    forced: &[OptionId],
+    objective: Option<crate::solve::Objective>,
+) -> Result<KnuthText, Box<Report>> {
+    use crate::solve::Objective;
+    let (rewritten, note) = match objective {
+        Some(Objective::MaximizeCost) => {
+            return Err(Box::new(
+                Report::error(
+                    Code::E0917,
+                    "Knuth's format cannot carry `maximize cost`: a file with costs is \
+                     solved for the least total cost (DLX5), so it would give the minimum",
+                )
+                .help(
+                    "`dlxc compile --emit json` keeps the objective, and `dlxc run` \
+                     solves the model directly; for DLX5, write `minimize cost` with \
+                     each cost turned around yourself",
+                ),
+            ));
+        }
+        Some(Objective::MinimizeCount) => (
+            Some(with_costs(full, |_| Some(1))),
+            Some(
+                "`minimize count` is written as a cost of 1 on every option: the least \
+                 total cost is the fewest options"
+                    .to_string(),
+            ),
+        ),
+        None if full.has_costs() => (
+            Some(with_costs(full, |_| None)),
+            Some(
+                "the options' costs are left out: the model has no objective, and a file \
+                 with costs is optimized"
+                    .to_string(),
+            ),
+        ),
+        Some(Objective::MinimizeCost) | None => (None, None),
+    };
+    let mut k = knuth_text(src, rewritten.as_ref().unwrap_or(full), forced)?;
+    k.objective_note = note;
+    Ok(k)
 }
 
 /// Writes `p` in Knuth's format. Knuth's format has no forced options, so with some the
@@ -146,5 +218,9 @@ pub fn knuth_text(
         }
         text.insert_str(0, &head);
     }
-    Ok(KnuthText { text, report })
+    Ok(KnuthText {
+        text,
+        report,
+        objective_note: None,
+    })
 }

@@ -46,6 +46,10 @@ enum Sub {
     Check {
         #[command(flatten)]
         model: ModelFlags,
+        /// Print each diagnostic as one JSON object a line on stdout (code, severity,
+        /// message, file, line, column, byte span, labels, help), nothing on success.
+        #[arg(long)]
+        json: bool,
     },
     /// Write the lowered problem of a model (its defaults, or the first data record).
     Compile {
@@ -381,7 +385,8 @@ fn main() -> ExitCode {
                 ..search.into()
             },
         ),
-        Sub::Check { model } => Command::Check(model.into()),
+        Sub::Check { model, json: false } => Command::Check(model.into()),
+        Sub::Check { model, json: true } => Command::CheckJson(model.into()),
         Sub::Compile { model, emit } => Command::Compile(
             model.into(),
             match emit {

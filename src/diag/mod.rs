@@ -27,6 +27,7 @@ use std::fmt;
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
 
 mod clip;
+pub mod json;
 pub mod report;
 pub mod suggest;
 

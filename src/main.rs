@@ -96,6 +96,16 @@ enum Sub {
         #[arg(long)]
         json: bool,
     },
+    /// Rewrite models in the house style, keeping their comments (docs/tooling.md).
+    Fmt {
+        /// The model files, rewritten in place; `-` or nothing: standard input to
+        /// standard output.
+        files: Vec<PathBuf>,
+        /// Write nothing: print the name of each file that would change, and exit 1
+        /// if there is one.
+        #[arg(long)]
+        check: bool,
+    },
     /// Explain a diagnostic code, with an example (`dlxc explain E0101`).
     Explain {
         /// The code, such as E0101 or dlx::E0101.
@@ -422,6 +432,7 @@ fn main() -> ExitCode {
         } => Command::Estimate(model.into(), probes.args(engine)),
         Sub::Merge { files, json } => Command::Merge { files, json },
         Sub::Explain { code } => Command::Explain(code),
+        Sub::Fmt { files, check } => Command::Fmt { files, check },
     };
     let style = cli::terminal_style();
     let code = cli::execute(

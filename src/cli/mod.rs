@@ -15,6 +15,7 @@
 
 mod checkpoint;
 mod estimate;
+mod fmt;
 mod merge;
 mod output;
 mod picture;
@@ -158,6 +159,13 @@ pub enum Command {
     Check(ModelArgs),
     /// Compile a model and print its diagnostics as JSON Lines on the result stream.
     CheckJson(ModelArgs),
+    /// Rewrite models in the house style (`dlxc fmt`); no files: standard input.
+    Fmt {
+        /// The model files; `-` is standard input, formatted to standard output.
+        files: Vec<PathBuf>,
+        /// Write nothing; list the files that would change (exit 1 if any).
+        check: bool,
+    },
     /// Compile a model and write the lowered problem.
     Compile(ModelArgs, Emit),
     /// Solve a problem in Knuth's format (or a 0/1 matrix).
@@ -222,6 +230,7 @@ pub fn execute(cmd: Command, out: &mut dyn Write, err: &mut dyn Write, style: Re
     let code = match cmd {
         Command::Run(m, s) => run::run(&mut o, &m, &s),
         Command::Check(m) => run::check(&mut o, &m),
+        Command::Fmt { files, check } => fmt::fmt(&mut o, &files, check),
         Command::CheckJson(m) => {
             o.set_json_diagnostics();
             run::check(&mut o, &m)

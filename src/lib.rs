@@ -68,6 +68,7 @@
 pub mod check;
 pub mod cli;
 pub mod diag;
+pub mod fmt;
 pub mod format;
 pub mod instance;
 pub mod lower;

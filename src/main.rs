@@ -46,6 +46,10 @@ enum Sub {
     Check {
         #[command(flatten)]
         model: ModelFlags,
+        /// Print each diagnostic as one JSON object a line on stdout (code, severity,
+        /// message, file, line, column, byte span, labels, help), nothing on success.
+        #[arg(long)]
+        json: bool,
     },
     /// Write the lowered problem of a model (its defaults, or the first data record).
     Compile {
@@ -91,6 +95,16 @@ enum Sub {
         /// Print a JSON summary instead of the count.
         #[arg(long)]
         json: bool,
+    },
+    /// Rewrite models in the house style, keeping their comments (docs/tooling.md).
+    Fmt {
+        /// The model files, rewritten in place; `-` or nothing: standard input to
+        /// standard output.
+        files: Vec<PathBuf>,
+        /// Write nothing: print the name of each file that would change, and exit 1
+        /// if there is one.
+        #[arg(long)]
+        check: bool,
     },
     /// Explain a diagnostic code, with an example (`dlxc explain E0101`).
     Explain {
@@ -381,7 +395,8 @@ fn main() -> ExitCode {
                 ..search.into()
             },
         ),
-        Sub::Check { model } => Command::Check(model.into()),
+        Sub::Check { model, json: false } => Command::Check(model.into()),
+        Sub::Check { model, json: true } => Command::CheckJson(model.into()),
         Sub::Compile { model, emit } => Command::Compile(
             model.into(),
             match emit {
@@ -417,6 +432,7 @@ fn main() -> ExitCode {
         } => Command::Estimate(model.into(), probes.args(engine)),
         Sub::Merge { files, json } => Command::Merge { files, json },
         Sub::Explain { code } => Command::Explain(code),
+        Sub::Fmt { files, check } => Command::Fmt { files, check },
     };
     let style = cli::terminal_style();
     let code = cli::execute(

@@ -15,6 +15,7 @@
 
 mod checkpoint;
 mod estimate;
+mod fmt;
 mod merge;
 mod output;
 mod picture;
@@ -157,6 +158,15 @@ pub enum Command {
     Run(ModelArgs, SearchArgs),
     /// Compile a model and print its diagnostics only.
     Check(ModelArgs),
+    /// Compile a model and print its diagnostics as JSON Lines on the result stream.
+    CheckJson(ModelArgs),
+    /// Rewrite models in the house style (`dlxc fmt`); no files: standard input.
+    Fmt {
+        /// The model files; `-` is standard input, formatted to standard output.
+        files: Vec<PathBuf>,
+        /// Write nothing; list the files that would change (exit 1 if any).
+        check: bool,
+    },
     /// Compile a model and write the lowered problem.
     Compile(ModelArgs, Emit),
     /// Solve a problem in Knuth's format (or a 0/1 matrix).
@@ -221,6 +231,11 @@ pub fn execute(cmd: Command, out: &mut dyn Write, err: &mut dyn Write, style: Re
     let code = match cmd {
         Command::Run(m, s) => run::run(&mut o, &m, &s),
         Command::Check(m) => run::check(&mut o, &m),
+        Command::Fmt { files, check } => fmt::fmt(&mut o, &files, check),
+        Command::CheckJson(m) => {
+            o.set_json_diagnostics();
+            run::check(&mut o, &m)
+        }
         Command::Compile(m, emit) => run::compile(&mut o, &m, emit),
         Command::Solve {
             file,
@@ -327,7 +342,11 @@ fn not_utf8(name: String, bytes: &[u8]) -> crate::diag::Diag {
 
 /// Prints diagnostics; returns whether any was an error.
 pub(crate) fn report(o: &mut Out<'_>, diags: &Diagnostics) -> bool {
-    if !diags.is_empty() {
+    if o.json_diagnostics() {
+        for d in diags.iter() {
+            o.line(&crate::diag::json::flatten(d).to_json().to_string());
+        }
+    } else if !diags.is_empty() {
         let text = render_all(diags, o.style());
         o.err_text(&text);
     }

@@ -22,6 +22,8 @@ pub struct Out<'a> {
     pictures: Option<Pictures>,
     /// A buffer lent to whoever builds a solution's text, kept between solutions.
     scratch: String,
+    /// Diagnostics go to the result stream as JSON Lines (`dlxc check --json`).
+    json_diagnostics: bool,
 }
 
 impl<'a> Out<'a> {
@@ -34,7 +36,19 @@ impl<'a> Out<'a> {
             broken: false,
             pictures: None,
             scratch: String::new(),
+            json_diagnostics: false,
         }
+    }
+
+    /// From now on, writes diagnostics as JSON objects, one a line, to the result
+    /// stream instead of drawing them on the diagnostic stream.
+    pub(crate) fn set_json_diagnostics(&mut self) {
+        self.json_diagnostics = true;
+    }
+
+    /// Whether diagnostics are written as JSON.
+    pub(crate) fn json_diagnostics(&self) -> bool {
+        self.json_diagnostics
     }
 
     /// An empty string with room from earlier use, to build text in; hand it back with

@@ -409,6 +409,8 @@ pub fn check(o: &mut Out<'_>, args: &ModelArgs) -> u8 {
         return EXIT_BAD_INPUT;
     };
     let mut bad = false;
+    let mut made = None;
+    let mut records = 0usize;
     loop {
         let mut rec = match instances.next(o) {
             Ok(Got::Instance(rec)) => rec,
@@ -420,16 +422,71 @@ pub fn check(o: &mut Out<'_>, args: &ModelArgs) -> u8 {
             Ok(Got::End | Got::Interrupted) => break,
             Err(()) => return EXIT_BAD_INPUT,
         };
+        records += 1;
         let lowered = lowerer.instance(rec.value.take());
         report(o, &lowerer.take_warnings());
-        if let Err(fail) = lowered {
-            if let Some(place) = rec.place() {
-                o.note(&format!("in {place}:"));
+        match lowered {
+            Ok(inst) => {
+                made.get_or_insert((inst.problem().items.len(), inst.problem().options.len()));
             }
-            bad |= report(o, &fail.diagnostics) && !fail.unsolvable;
+            Err(fail) => {
+                if let Some(place) = rec.place() {
+                    o.note(&format!("in {place}:"));
+                }
+                bad |= report(o, &fail.diagnostics) && !fail.unsolvable;
+            }
         }
     }
-    if bad { EXIT_BAD_INPUT } else { EXIT_SOLVED }
+    if bad {
+        return EXIT_BAD_INPUT;
+    }
+    if !o.json_diagnostics() {
+        o.line(&checked_line(
+            &f,
+            made,
+            args.data.is_some().then_some(records),
+        ));
+    }
+    EXIT_SOLVED
+}
+
+/// The line `dlxc check` says when a model checks: its families and what they make
+/// with the defaults (or the first data record), so a model that makes nothing shows.
+fn checked_line(f: &Front, made: Option<(usize, usize)>, records: Option<usize>) -> String {
+    let count =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let item_families = f
+        .model
+        .decls
+        .iter()
+        .filter(|d| matches!(d, Decl::Item(_)))
+        .count();
+    let option_families = f
+        .model
+        .decls
+        .iter()
+        .filter(|d| matches!(d, Decl::Option(_)))
+        .count();
+    let families = format!(
+        "{}, {}",
+        count(item_families, "item family", "item families"),
+        count(option_families, "option family", "option families")
+    );
+    let Some((items, options)) = made else {
+        return format!("ok: {families}");
+    };
+    let made = format!(
+        "{}, {}",
+        count(items, "item", "items"),
+        count(options, "option", "options")
+    );
+    match records {
+        None => format!("ok: {families}; {made} with the defaults"),
+        Some(n) => format!(
+            "ok: {families}; {}, the first made {made}",
+            count(n, "record", "records")
+        ),
+    }
 }
 
 /// Runs `dlxc compile`: the lowered problem of the defaults (or of the first record).

@@ -29,6 +29,7 @@ use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
 
 mod clip;
 pub mod code;
+pub mod json;
 pub mod report;
 pub mod suggest;
 

@@ -101,7 +101,7 @@ function newWorker() {
   );
   return w;
 }
-const checker = newWorker();
+let checker = newWorker();
 let runner = newWorker();
 let nextId = 1;
 
@@ -189,7 +189,7 @@ function settings() {
   return out;
 }
 
-checker.onmessage = (e) => {
+function checked(e) {
   const m = e.data;
   if (m.type === "version") $("version").textContent = "dlxc " + m.v;
   if (m.type !== "checked" || m.id !== lastChecked) return;
@@ -204,8 +204,20 @@ checker.onmessage = (e) => {
   }
   d.dataset.errors = r.errors;
   mark(r.marks);
-  showParams(r.params);
-};
+  if (r.params) showParams(r.params);
+}
+function onChecked(e) {
+  if (e.data.type === "failed") {
+    // The module trapped (a bug in dlxc): a fresh checker for the next keystroke.
+    $("diagnostics").textContent = "the check failed: " + e.data.error;
+    checker.terminate();
+    checker = newWorker();
+    checker.onmessage = onChecked;
+    return;
+  }
+  checked(e);
+}
+checker.onmessage = onChecked;
 checker.postMessage({ id: 0, op: "version" });
 
 // ---- Runs ----

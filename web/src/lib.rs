@@ -63,26 +63,27 @@ pub fn version() -> String {
 
 /// Parses and checks `text`: `{"errors", "warnings", "rendered", "marks", "params"}`.
 /// `marks` are the labelled places of each diagnostic, `params` the model's `param`
-/// declarations (`name`, `type` and `default` as written), in order.
+/// declarations (`name`, `type` and `default` as written), in order, or `null` when
+/// the text does not parse.
 #[wasm_bindgen]
 pub fn check(text: &str) -> String {
     let src = SourceFile::new(NAME, text);
     let (diags, params) = match Front::load(src.clone()) {
         Ok(front) => {
             let params = params_of(&front);
-            (front.checked.warnings, params)
+            (front.checked.warnings, Some(params))
         }
-        // The parameters of a model that does not check, as far as it parses: the
-        // form keeps its fields while the user types.
+        // The parameters of a model that does not check but parses; `null` for one
+        // that does not parse, so that the form keeps its fields while the user types.
         Err(d) => {
             let params = dlxc::syntax::parse(&src)
                 .map(|model| params_in(&model, text))
-                .unwrap_or_default();
+                .ok();
             (d, params)
         }
     };
     let mut out = diagnostics_json(&diags, text);
-    out["params"] = Json::Array(params);
+    out["params"] = params.map_or(Json::Null, Json::Array);
     out.to_string()
 }
 

@@ -66,7 +66,9 @@
 #![warn(missing_docs)]
 
 pub mod check;
+#[cfg(feature = "native")]
 pub mod cli;
+pub mod clock;
 pub mod diag;
 pub mod fmt;
 pub mod format;

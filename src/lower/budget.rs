@@ -15,6 +15,12 @@
 //! the system allocator in `cap::Cap` and install its `allocated`). Without a gauge the
 //! process's holdings are unknown, [`in_use`] reads 0 and the budget is not enforced:
 //! the size limit (`--max-size`) still is.
+//!
+//! In a browser (`wasm32`) the module's linear memory is the process's memory: without
+//! a gauge [`in_use`] reads its size, which only grows (what was freed is reused, not
+//! returned), so the budget is enforced there too, and counts what the page's worker
+//! ever held. A 32-bit address space holds at most 4 GiB, so the default budget there is
+//! 1 GiB.
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -25,8 +31,12 @@ static GAUGE: OnceLock<fn() -> usize> = OnceLock::new();
 /// The budget in bytes; 0 until set, meaning [`default_budget`].
 static BUDGET: AtomicUsize = AtomicUsize::new(0);
 
-/// The default budget when the physical memory cannot be read.
+/// The default budget when the physical memory cannot be read: 4 GiB, or 1 GiB where
+/// pointers are 32 bits wide (a browser's wasm32, whose memory is at most 4 GiB).
+#[cfg(target_pointer_width = "64")]
 const FALLBACK: usize = 4 << 30;
+#[cfg(not(target_pointer_width = "64"))]
+const FALLBACK: usize = 1 << 30;
 
 /// Installs the gauge the budget reads: a function that returns the bytes the process
 /// holds now (for example `|| ALLOCATOR.allocated()` of a `cap::Cap` global allocator).
@@ -35,14 +45,27 @@ pub fn set_gauge(gauge: fn() -> usize) -> bool {
     GAUGE.set(gauge).is_ok()
 }
 
-/// Whether a gauge is installed, so that the budget is enforced.
+/// Whether a gauge is installed, so that the budget is enforced (always in wasm32,
+/// whose memory size is the fallback gauge).
 pub fn measured() -> bool {
-    GAUGE.get().is_some()
+    GAUGE.get().is_some() || cfg!(target_arch = "wasm32")
 }
 
-/// Bytes the process holds now, as the gauge reads them; 0 without one.
+/// Bytes the process holds now, as the gauge reads them; without one, the size of a
+/// wasm32 module's linear memory, and 0 elsewhere.
 pub fn in_use() -> usize {
-    GAUGE.get().map_or(0, |g| g())
+    GAUGE.get().map_or_else(ungauged, |g| g())
+}
+
+#[cfg(target_arch = "wasm32")]
+fn ungauged() -> usize {
+    // Memory 0 is the module's only memory; its size is counted in 64 KiB pages.
+    core::arch::wasm32::memory_size(0).saturating_mul(65536)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn ungauged() -> usize {
+    0
 }
 
 /// Sets the budget in bytes (`--max-memory`).

@@ -6,8 +6,9 @@
 //! dancing cells). A shard of a problem whose engine cannot split is searched whole by
 //! shard 1, and the others are empty: the shards still add up to the count.
 
+use crate::clock::Instant;
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::json;
 

@@ -21,10 +21,10 @@
 mod count;
 pub mod estimate;
 
+use crate::clock::Instant;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 use crate::diag::Code;
 use crate::diag::report::Report;

@@ -13,7 +13,7 @@
 //! `updates` counts deletions from sets and items taken out of the active sets, as in
 //! SSXCC. Both differ from DLX1's for the same problem, since the tree differs.
 
-use std::time::Instant;
+use crate::clock::Instant;
 
 use super::structure::{Mark, Structure};
 use crate::problem::OptionId;

@@ -8,7 +8,8 @@
 //! estimates the number of solutions. The mean over many probes converges slowly on
 //! unbalanced trees, so the estimate comes with the standard error of the mean.
 
-use std::time::{Duration, Instant};
+use crate::clock::Instant;
+use std::time::Duration;
 
 use super::{Clash, Solver};
 use crate::problem::OptionId;

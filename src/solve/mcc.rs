@@ -17,7 +17,7 @@
 mod dance;
 mod search;
 
-use std::time::Instant;
+use crate::clock::Instant;
 
 use super::links::Links;
 use super::{Clash, ClashKind, Flow, Outcome, SearchConfig};

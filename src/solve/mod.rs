@@ -53,9 +53,10 @@ mod search;
 pub mod share;
 mod structure;
 
+use crate::clock::Instant;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::problem::{ItemId, OptionId, Problem, ProblemError};
 use bits::Bits;

@@ -75,8 +75,8 @@
 //! Costs are summed in `i64`: a problem whose absolute costs add up beyond `i64::MAX` is
 //! refused, so no partial sum can overflow.
 
+use crate::clock::Instant;
 use std::collections::HashSet;
-use std::time::Instant;
 
 mod threads;
 

@@ -21,9 +21,9 @@
 //! Shards ([`shard`]) are a fixed split of the tree, the same on every machine: the
 //! frontier expanded breadth first to many parts, dealt round-robin into `n` shards.
 
+use crate::clock::Instant;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
 
 use super::share::{Part, Share, Want};
 use super::{Clash, End, Flow, Limit, Outcome, SearchConfig, Solver};

@@ -19,7 +19,7 @@
 //! which comes before the test for a solution, so solutions are counted as nodes),
 //! `updates` counts one per item unlinked by `cover` and one per node hidden.
 
-use std::time::Instant;
+use crate::clock::Instant;
 
 use super::links::{COVERED, Links};
 use super::{End, Flow, Limit, Outcome, SearchConfig, Stats, check_clock};

@@ -35,7 +35,7 @@
 //! `updates` counts one per item deactivated by cover, one per node taken out of a list
 //! (hide, tweak) and one per purify.
 
-use std::time::Instant;
+use crate::clock::Instant;
 
 use super::dance::Dance;
 use crate::problem::OptionId;

@@ -17,10 +17,10 @@
 //! searched, since it may be the answer. With `all`, every optimal solution is listed
 //! once, in the order of the parts.
 
+use crate::clock::Instant;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
 use std::sync::{Mutex, mpsc};
-use std::time::Instant;
 
 use super::{Objective, Optimizer, Optimum, Step};
 use crate::problem::OptionId;

@@ -9,10 +9,11 @@
 //! every tick it reports progress, and when the watcher asks for a checkpoint it pauses
 //! the workers, hands the watcher the exact frontier and counts, and lets them go on.
 
+use crate::clock::Instant;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::problem::OptionId;
 use crate::solve::share::{Part, Share, Want};

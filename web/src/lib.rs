@@ -31,6 +31,7 @@ use dlxc::solve::share::{Part, Share, Want};
 use dlxc::solve::{End, Flow, Limit, Outcome, SearchConfig, Solver, Stats};
 use dlxc::source::SourceFile;
 use dlxc::syntax::ast::Decl;
+use dlxc::diag::Code;
 use dlxc::task::{Request, Task};
 use serde_json::{Value as Json, json};
 use wasm_bindgen::prelude::*;
@@ -306,7 +307,7 @@ fn error(diags: &Diagnostics, text: &str) -> Json {
     out
 }
 
-fn message(code: &'static str, msg: String) -> Diagnostics {
+fn message(code: Code, msg: String) -> Diagnostics {
     Diagnostics::from(Box::new(dlxc::diag::report::Report::error(code, msg)) as dlxc::diag::Diag)
 }
 
@@ -385,7 +386,7 @@ fn answer(text: &str, params: &str, data: &str, mode: &str, limit: u32, lattice:
                     (reports::refusal_report(&src, &compiled.problem, &e), false)
                 }
                 Failure::Report(r) => (*r, false),
-                Failure::Reported => (dlxc::diag::report::Report::error("E0922", "refused"), false),
+                Failure::Reported => (dlxc::diag::report::Report::error(Code::E0922, "refused"), false),
             };
             let d = Diagnostics::from(Box::new(r) as dlxc::diag::Diag);
             let mut out = error(&d, text);
@@ -418,7 +419,7 @@ fn first_record(
 ) -> Result<dlxc::lower::value::Value, Diagnostics> {
     let Some((_, ty)) = lowerer.data_param() else {
         return Err(message(
-            "E0922",
+            Code::E0922,
             "this model has no data parameter (a `grid`, `cells` or `ints` param) for the data"
                 .into(),
         ));
@@ -445,7 +446,7 @@ fn first_record(
                 ),
             ));
         }
-        None => return Err(message("E0605", "the data holds no record".into())),
+        None => return Err(message(Code::E0605, "the data holds no record".into())),
     };
     record.parse(ty).map_err(|bad| {
         message(

@@ -8,11 +8,10 @@
 use std::sync::{Arc, OnceLock};
 
 use dlxc::diag::report::Report;
-use dlxc::instance::Compiled;
+use dlxc::instance::{Compiled, Instance};
 use dlxc::lower::data::parse_text;
 use dlxc::lower::{Lowerer, RecordFailure};
 use dlxc::problem::OptionId;
-use dlxc::render::{option_lines, paint};
 use dlxc::session::{Front, record_layout};
 use dlxc::solve::{Objective, Solver, Unsupported};
 use dlxc::source::SourceFile;
@@ -35,6 +34,9 @@ pub struct Source {
     pub name: String,
     /// `(name, value)` settings, as `-p name=value` takes them.
     pub params: Vec<(String, String)>,
+    /// Whether `text` is a problem in Knuth's DLX format (`dlxc.Problem`) rather than
+    /// a model.
+    pub knuth: bool,
 }
 
 impl Source {
@@ -64,6 +66,8 @@ pub struct Matrix {
     pub compiled: Arc<Compiled>,
     /// A solver built on first use; every search runs on a copy of it.
     solver: OnceLock<Result<Solver, Unsupported>>,
+    /// Every option's name, made the first time a solution's names are read.
+    labels: OnceLock<Vec<String>>,
 }
 
 impl std::ops::Deref for Matrix {
@@ -78,7 +82,17 @@ impl Matrix {
         Matrix {
             compiled: Arc::clone(compiled),
             solver: OnceLock::new(),
+            labels: OnceLock::new(),
         }
+    }
+
+    /// The name of every option, by id (as `dlxc run` prints a solution's options).
+    pub fn labels(&self) -> &[String] {
+        self.labels.get_or_init(|| {
+            (0..self.problem.options.len())
+                .map(|k| self.problem.option_label(OptionId(k as u32)))
+                .collect()
+        })
     }
 
     /// A fresh solver for this problem (a copy of the one built on first use).
@@ -86,14 +100,6 @@ impl Matrix {
         self.solver
             .get_or_init(|| Solver::new(&self.problem))
             .clone()
-    }
-
-    /// A solution's options, in declaration order, and its painted grid.
-    pub fn render(&self, chosen: &[OptionId]) -> (Vec<String>, Option<Vec<String>>) {
-        (
-            option_lines(&self.problem, chosen),
-            paint(&self.compiled.paints, chosen),
-        )
     }
 }
 
@@ -231,6 +237,9 @@ pub fn instance(
 
 /// Compiles `source` (for `record`, when given) in one go.
 pub fn compile(source: Arc<Source>, record: Option<RecordText>) -> Result<Core, NotMade> {
+    if source.knuth {
+        return Ok(knuth(source)?);
+    }
     let loaded = Loaded::new(&source)?;
     let (mut lowerer, warnings) = loaded.lowerer(&source, record.is_some())?;
     instance(
@@ -241,6 +250,23 @@ pub fn compile(source: Arc<Source>, record: Option<RecordText>) -> Result<Core, 
         record,
         &mut MatrixCache::default(),
     )
+}
+
+/// Reads the problem in Knuth's format that `source` holds, as `dlxc solve` does:
+/// nothing forced, and least total cost its objective when an option has a cost.
+fn knuth(source: Arc<Source>) -> Result<Core, Failure> {
+    let src = SourceFile::new(source.name.clone(), source.text.clone());
+    let problem = dlxc::format::knuth::read(&src).map_err(|d| Failure::new(&d))?;
+    let inst = Instance::of_problem(problem);
+    Ok(Core {
+        source,
+        record: None,
+        src,
+        matrix: Arc::new(Matrix::new(&inst.compiled)),
+        forced: inst.forced,
+        objective: inst.objective,
+        warnings: Vec::new(),
+    })
 }
 
 impl Core {

@@ -12,6 +12,7 @@ mod errors;
 mod estimate;
 mod model;
 mod params;
+mod queue;
 mod records;
 mod search;
 mod shard;

@@ -50,7 +50,7 @@ impl Model {
     ) -> PyResult<Model> {
         let source = Arc::new(source);
         let shared = Arc::clone(&source);
-        let made = py.allow_threads(|| {
+        let made = py.detach(|| {
             if for_records {
                 // The model must take records; its defaults need not compile.
                 let loaded = Loaded::new(&shared)?;
@@ -107,7 +107,15 @@ pub fn restore_args<'py>(py: Python<'py>, core: &Core) -> PyResult<Bound<'py, Py
         .record
         .as_ref()
         .map(|r| (r.index, r.line, r.text.clone()));
-    (s.text.clone(), s.name.clone(), s.params.clone(), record).into_pyobject(py)
+    let kind = if s.knuth { "knuth" } else { "model" };
+    (
+        s.text.clone(),
+        s.name.clone(),
+        s.params.clone(),
+        record,
+        kind,
+    )
+        .into_pyobject(py)
 }
 
 #[pymethods]
@@ -132,6 +140,7 @@ impl Model {
             text,
             name: name.unwrap_or_else(|| "<string>".to_string()),
             params: crate::params::settings(params)?,
+            knuth: false,
         };
         Model::build(py, source, None, for_records)
     }
@@ -151,22 +160,55 @@ impl Model {
             text,
             name: path.display().to_string(),
             params: crate::params::settings(params)?,
+            knuth: false,
         };
         Model::build(py, source, None, for_records)
     }
 
     /// Builds a model from what `__reduce__` saved (for pickling).
     #[staticmethod]
-    #[pyo3(signature = (text, name, params, record = None))]
+    #[pyo3(signature = (text, name, params, record = None, kind = "model"))]
     fn _restore(
         py: Python<'_>,
         text: String,
         name: String,
         params: Vec<(String, String)>,
         record: Option<(usize, usize, String)>,
+        kind: &str,
     ) -> PyResult<Model> {
         let record = record.map(|(index, line, text)| RecordText { index, line, text });
-        Model::build(py, Source { text, name, params }, record, false)
+        let knuth = match kind {
+            "model" => false,
+            "knuth" => true,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "kind must be \"model\" or \"knuth\", not {kind:?}"
+                )));
+            }
+        };
+        let source = Source {
+            text,
+            name,
+            params,
+            knuth,
+        };
+        Model::build(py, source, record, false)
+    }
+
+    /// Reads a problem in Knuth's DLX format (DLX1, DLX2 colors, DLX3 multiplicities,
+    /// DLX5 costs), as `dlxc solve` does: `text` is the problem itself, `name` what
+    /// diagnostics call it. Errors raise `ModelError` with the codes of `dlxc solve`.
+    /// A problem whose options have costs is optimized for the least total cost.
+    #[staticmethod]
+    #[pyo3(signature = (text, name = None))]
+    fn _knuth(py: Python<'_>, text: String, name: Option<String>) -> PyResult<Model> {
+        let source = Source {
+            text,
+            name: name.unwrap_or_else(|| "<problem>".to_string()),
+            params: Vec::new(),
+            knuth: true,
+        };
+        Model::build(py, source, None, false)
     }
 
     /// The model's text.
@@ -372,6 +414,11 @@ impl Model {
     /// reads them), one `dlxc.Record` each, read and compiled one at a time on a
     /// reader thread.
     fn records<'py>(&self, py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyAny>> {
+        if self.source.knuth {
+            return Err(PyValueError::new_err(
+                "a problem in Knuth's format has no data parameter to read records into",
+            ));
+        }
         let file = std::fs::File::open(&path)?;
         let raw = Records::start(Arc::clone(&self.source), file, path.display().to_string())?;
         py.import("dlxc")?

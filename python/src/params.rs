@@ -14,14 +14,14 @@ pub fn settings(params: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<(String, Stri
     let Some(params) = params.filter(|p| !p.is_none()) else {
         return Ok(Vec::new());
     };
-    let items = match params.downcast::<PyDict>() {
+    let items = match params.cast::<PyDict>() {
         Ok(d) => d.items().into_any(),
         Err(_) => params.call_method0("items")?,
     };
     let mut out = Vec::new();
     for pair in items.try_iter()? {
         let (name, value): (String, Bound<'_, PyAny>) = pair?.extract()?;
-        let text = match value.downcast::<PyString>() {
+        let text = match value.cast::<PyString>() {
             Ok(s) => s.to_string(),
             Err(_) => literal(&value)?,
         };
@@ -33,13 +33,27 @@ pub fn settings(params: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<(String, Stri
 /// `v` written as a literal of the language.
 fn literal(v: &Bound<'_, PyAny>) -> PyResult<String> {
     // `bool` is a subclass of `int`: test it first.
-    if let Ok(b) = v.downcast::<PyBool>() {
+    if let Ok(b) = v.cast::<PyBool>() {
         return Ok(if b.is_true() { "true" } else { "false" }.to_string());
     }
     if v.is_instance_of::<PyInt>() {
         return Ok(v.str()?.to_string());
     }
-    if let Ok(s) = v.downcast::<PyString>() {
+    // NumPy's scalars and arrays: `numpy.bool_` is no `bool`, `numpy.int64` no `int`
+    // (but an index, as `operator.index` takes it), an array a nested list.
+    if is_numpy(v)? {
+        let name = v.get_type().name()?.to_string();
+        if name.starts_with("bool") {
+            return Ok(if v.is_truthy()? { "true" } else { "false" }.to_string());
+        }
+        if let Ok(i) = v.call_method0("__index__") {
+            return Ok(i.str()?.to_string());
+        }
+        if v.hasattr("tolist")? {
+            return literal(&v.call_method0("tolist")?);
+        }
+    }
+    if let Ok(s) = v.cast::<PyString>() {
         return Ok(quoted(&s.to_cow()?));
     }
     let join = |items: Vec<Bound<'_, PyAny>>| -> PyResult<String> {
@@ -49,19 +63,19 @@ fn literal(v: &Bound<'_, PyAny>) -> PyResult<String> {
             .collect::<PyResult<Vec<_>>>()?
             .join(", "))
     };
-    if let Ok(l) = v.downcast::<PyList>() {
+    if let Ok(l) = v.cast::<PyList>() {
         return Ok(format!("[{}]", join(l.iter().collect())?));
     }
-    if let Ok(t) = v.downcast::<PyTuple>() {
+    if let Ok(t) = v.cast::<PyTuple>() {
         return Ok(format!("({})", join(t.iter().collect())?));
     }
-    if let Ok(s) = v.downcast::<PySet>() {
+    if let Ok(s) = v.cast::<PySet>() {
         return Ok(format!("{{{}}}", join(s.iter().collect())?));
     }
-    if let Ok(s) = v.downcast::<PyFrozenSet>() {
+    if let Ok(s) = v.cast::<PyFrozenSet>() {
         return Ok(format!("{{{}}}", join(s.iter().collect())?));
     }
-    if let Ok(d) = v.downcast::<PyDict>() {
+    if let Ok(d) = v.cast::<PyDict>() {
         let mut entries = Vec::new();
         for (k, x) in d.iter() {
             entries.push(format!("{}: {}", literal(&k)?, literal(&x)?));
@@ -72,6 +86,12 @@ fn literal(v: &Bound<'_, PyAny>) -> PyResult<String> {
         "a parameter value must be a bool, int, str, list, tuple, set or dict, not {}",
         v.get_type().name()?
     )))
+}
+
+/// Whether `v`'s type comes from NumPy.
+fn is_numpy(v: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let module = v.get_type().module()?.to_string();
+    Ok(module == "numpy" || module.starts_with("numpy."))
 }
 
 /// A string literal with the escapes of the language (`\" \\ \n \t`).

@@ -148,7 +148,7 @@ fn bad_record(name: &str, bad: &BadRecord, layout: &str) -> Failure {
 }
 
 /// One record as Python gets it.
-type Item = (usize, usize, Option<Model>, Option<PyObject>, bool);
+type Item = (usize, usize, Option<Model>, Option<Py<PyAny>>, bool);
 
 #[pymethods]
 impl Records {

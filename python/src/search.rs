@@ -3,31 +3,32 @@
 //! waits, and raises the search's interrupt flag when one arrives.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
-use std::sync::{Arc, Mutex};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError, sync_channel};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use dlxc::problem::OptionId;
+use dlxc::render::paint;
+use dlxc::render::svg::{Lattice, Style, picture};
+use dlxc::run::count_parts;
 use dlxc::session::reports::{clash_report, refusal_report};
-use dlxc::solve::parallel::{self, Frontier};
 use dlxc::solve::share::Part;
-use dlxc::solve::{
-    Clash, End, EngineChoice, Flow, Limit, Optimizer, Outcome, SearchConfig, Solver, Stats,
-};
+use dlxc::solve::{Clash, End, EngineChoice, Flow, Limit, Optimizer, SearchConfig, Solver};
 use dlxc::symmetry::classes;
 use dlxc::symmetry::orbits::Plan;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 
-use crate::core::Core;
+use crate::core::{Core, Matrix};
 use crate::errors::{Failure, LimitReached};
+use crate::queue::Queue;
 
 /// How often a waiting thread looks at Python's signals.
 const POLL: Duration = Duration::from_millis(50);
 
-/// Solutions found ahead of the reader: enough to keep a fast search busy, few enough
-/// that an abandoned iterator wastes little.
-const AHEAD: usize = 64;
+/// Solutions found ahead of the reader: enough that the search thread sleeps seldom
+/// (it wakes when half are read), few enough that an abandoned iterator wastes little.
+const AHEAD: usize = 1024;
 
 /// Waits for the next message of `rx` without the GIL; `None` when the sender is gone.
 /// A signal handler that raises (Ctrl-C: `KeyboardInterrupt`) raises `stop` and
@@ -37,8 +38,17 @@ pub fn wait_next<T: Send>(
     rx: &Mutex<Receiver<T>>,
     stop: &AtomicBool,
 ) -> PyResult<Option<T>> {
+    // What the producer sent already is taken without giving the GIL up and taking
+    // it back (most of the cost of a fast listing's solution).
+    if let Ok(r) = rx.try_lock() {
+        match r.try_recv() {
+            Ok(v) => return Ok(Some(v)),
+            Err(TryRecvError::Disconnected) => return Ok(None),
+            Err(TryRecvError::Empty) => {}
+        }
+    }
     loop {
-        let got = py.allow_threads(|| match rx.lock() {
+        let got = py.detach(|| match rx.lock() {
             Ok(r) => r.recv_timeout(POLL),
             Err(_) => Err(RecvTimeoutError::Disconnected),
         });
@@ -112,23 +122,28 @@ struct Total {
     end: End,
 }
 
-/// Counts the solutions of `parts` (each a list of forced options) of `core`, one part
-/// after another, each on `threads` threads. Exact, or [`LimitReached`].
+/// Counts the solutions of `parts` of `core` on `threads` threads, through the
+/// library's count of parts ([`dlxc::run::count_parts`]). Exact, or [`LimitReached`]
+/// (the limits are for all the parts together).
 pub fn count(
     py: Python<'_>,
     core: &Core,
-    parts: Vec<Vec<OptionId>>,
+    parts: Vec<Part>,
     threads: usize,
     limits: &Limits,
 ) -> PyResult<u128> {
-    let solver = core.solver(py)?;
+    let mut solver = core.solver(py)?;
     let stop = Arc::new(AtomicBool::new(false));
     let config = limits.config(&stop)?;
     let got = on_thread(py, &stop, move || {
-        count_parts(solver, &parts, &config, threads)
+        count_parts(&mut solver, parts, &config, threads.max(1))
     })?;
-    let total = got.map_err(|c| clash(py, core, &c))?;
-    counted(total.end, total.solutions, total.nodes)
+    let f = got.map_err(|c| clash(py, core, &c))?;
+    counted(
+        f.counted.end,
+        f.counted.stats.solutions,
+        f.counted.stats.nodes,
+    )
 }
 
 /// The answer of a count that ended with `end`: the count, or why it is not whole
@@ -185,89 +200,17 @@ pub fn count_for(
     seconds: f64,
     threads: usize,
 ) -> PyResult<(u128, Vec<Part>)> {
-    let solver = core.solver(py)?;
+    let mut solver = core.solver(py)?;
     let stop = Arc::new(AtomicBool::new(false));
     let config = Limits::new(Some(seconds), None).config(&stop)?;
     let got = on_thread(py, &stop, move || {
-        frontier_count(solver, parts, &config, threads.max(1))
+        count_parts(&mut solver, parts, &config, threads.max(1))
     })?;
     let f = got.map_err(|c| clash(py, core, &c))?;
     match f.counted.end {
         End::Cut(Limit::Interrupted) => Err(PyKeyboardInterrupt::new_err(())),
         _ => Ok((f.counted.stats.solutions, f.parts)),
     }
-}
-
-/// The count of `parts` in the pool, and what a time limit left of them. An engine
-/// that cannot give work away (the links engines) counts part after part, and the
-/// part a limit cuts is left whole, with what it had counted dropped.
-fn frontier_count(
-    mut solver: Solver,
-    parts: Vec<Part>,
-    config: &SearchConfig,
-    threads: usize,
-) -> Result<Frontier, Clash> {
-    if parallel::pooled(&solver, config) {
-        return parallel::count_parts(&solver, parts, config, threads, &mut parallel::Unwatched);
-    }
-    let start = Instant::now();
-    let mut counted = Outcome {
-        stats: Stats::default(),
-        end: End::Exhausted,
-    };
-    for (i, part) in parts.iter().enumerate() {
-        let out = match left(config, start, counted.stats.nodes) {
-            Some(cfg) => parallel::count(&mut solver, &part.forced, &cfg, 1)?,
-            None => Outcome {
-                stats: Stats::default(),
-                end: End::Cut(Limit::Time),
-            },
-        };
-        if out.end != End::Exhausted {
-            counted.end = out.end;
-            return Ok(Frontier {
-                explored: parts[..i].iter().map(|p| p.weight).sum(),
-                parts: parts[i..].to_vec(),
-                counted,
-            });
-        }
-        counted.stats.solutions += out.stats.solutions;
-        counted.stats.nodes += out.stats.nodes;
-    }
-    Ok(Frontier {
-        explored: parts.iter().map(|p| p.weight).sum(),
-        parts: Vec::new(),
-        counted,
-    })
-}
-
-/// The count of each part in turn; a time limit is for all of them together.
-fn count_parts(
-    mut solver: Solver,
-    parts: &[Vec<OptionId>],
-    config: &SearchConfig,
-    threads: usize,
-) -> Result<Total, Clash> {
-    let start = Instant::now();
-    let mut total = Total {
-        solutions: 0,
-        nodes: 0,
-        end: End::Exhausted,
-    };
-    for part in parts {
-        let Some(cfg) = left(config, start, total.nodes) else {
-            total.end = End::Cut(Limit::Time);
-            break;
-        };
-        let out = parallel::count(&mut solver, part, &cfg, threads)?;
-        total.solutions += out.stats.solutions;
-        total.nodes += out.stats.nodes;
-        if out.end != End::Exhausted {
-            total.end = out.end;
-            break;
-        }
-    }
-    Ok(total)
 }
 
 /// The settings of the next part of a search of several: what is left of the time
@@ -293,7 +236,7 @@ fn cut(limit: Limit, count: u128, nodes: u64) -> PyErr {
     let err = LimitReached::new_err(format!(
         "the {which} limit cut the search short after {count} solutions ({nodes} nodes)"
     ));
-    Python::with_gil(|py| {
+    Python::attach(|py| {
         let v = err.value(py);
         let set = || -> PyResult<()> {
             v.setattr("count", count)?;
@@ -314,27 +257,78 @@ pub fn clash(py: Python<'_>, core: &Core, c: &Clash) -> PyErr {
 }
 
 /// One solution: its options and, when the model paints, its grid.
-#[pyclass(frozen, get_all, module = "dlxc")]
-#[derive(Clone, Debug)]
+///
+/// A search makes only the ids: the names and the grid are made the first time they
+/// are read, so iterating over many solutions costs little more than the search.
+#[pyclass(frozen, module = "dlxc")]
+#[derive(Clone)]
 pub struct Solution {
-    /// The chosen options' names, forced ones included, in declaration order.
-    pub options: Vec<String>,
-    /// The chosen options' ids (indexes into `Model.options`), in the order the search
-    /// chose them, forced ones first.
-    pub ids: Vec<u32>,
-    /// The painted grid, one string a row, or `None` when the model paints nothing.
-    pub grid: Option<Vec<String>>,
+    /// The chosen options' ids, sorted: the order of their names.
+    ids: Vec<u32>,
+    /// The names, once made.
+    options: OnceLock<Vec<String>>,
+    /// The painted grid, once made.
+    grid: OnceLock<Option<Vec<String>>>,
+    /// What names, paints and draws it; `None` once unpickled (then the names and
+    /// the grid are made already, and there is no picture).
+    matrix: Option<Arc<Matrix>>,
+}
+
+impl std::fmt::Debug for Solution {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Solution").field("ids", &self.ids).finish()
+    }
 }
 
 impl Solution {
     /// The solution of `chosen` in `core`.
     pub fn new(core: &Core, chosen: &[OptionId]) -> Solution {
-        let (options, grid) = core.matrix.render(chosen);
+        let mut ids: Vec<u32> = chosen.iter().map(|o| o.0).collect();
+        ids.sort_unstable();
         Solution {
-            options,
-            ids: chosen.iter().map(|o| o.0).collect(),
-            grid,
+            ids,
+            options: OnceLock::new(),
+            grid: OnceLock::new(),
+            matrix: Some(Arc::clone(&core.matrix)),
         }
+    }
+
+    fn chosen(&self) -> Vec<OptionId> {
+        self.ids.iter().map(|&i| OptionId(i)).collect()
+    }
+
+    /// The options' names, in declaration order.
+    pub fn names(&self) -> &[String] {
+        self.options.get_or_init(|| match &self.matrix {
+            Some(m) => {
+                let labels = m.labels();
+                self.ids
+                    .iter()
+                    .map(|&i| labels[i as usize].clone())
+                    .collect()
+            }
+            None => Vec::new(),
+        })
+    }
+
+    /// The painted grid.
+    pub fn painted(&self) -> &Option<Vec<String>> {
+        self.grid.get_or_init(|| match &self.matrix {
+            Some(m) => paint(&m.paints, &self.chosen()),
+            None => None,
+        })
+    }
+}
+
+/// The cell shape a picture is drawn with, from its name.
+fn lattice(cells: &str) -> PyResult<Lattice> {
+    match cells {
+        "square" => Ok(Lattice::Square),
+        "triangle" => Ok(Lattice::Triangle),
+        "hex" => Ok(Lattice::Hex),
+        _ => Err(PyValueError::new_err(format!(
+            "cells must be \"square\", \"triangle\" or \"hex\", not {cells:?}"
+        ))),
     }
 }
 
@@ -343,33 +337,82 @@ impl Solution {
     /// A solution from its parts (for unpickling; searches make solutions).
     #[new]
     fn py_new(options: Vec<String>, ids: Vec<u32>, grid: Option<Vec<String>>) -> Solution {
-        Solution { options, ids, grid }
+        Solution {
+            ids,
+            options: OnceLock::from(options),
+            grid: OnceLock::from(grid),
+            matrix: None,
+        }
+    }
+
+    /// The chosen options' names, forced ones included, in declaration order.
+    #[getter]
+    fn options(&self) -> Vec<String> {
+        self.names().to_vec()
+    }
+
+    /// The chosen options' ids (indexes into `Model.options`), in declaration order:
+    /// `ids[k]` is the id of `options[k]`.
+    #[getter]
+    fn ids(&self) -> Vec<u32> {
+        self.ids.clone()
+    }
+
+    /// The painted grid, one string a row, or `None` when the model paints nothing.
+    #[getter]
+    fn grid(&self) -> Option<Vec<String>> {
+        self.painted().clone()
     }
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
         let cls = py.get_type::<Solution>().into_any();
-        let args = (self.options.clone(), self.ids.clone(), self.grid.clone()).into_pyobject(py)?;
+        let args = (self.options(), self.ids.clone(), self.grid()).into_pyobject(py)?;
         Ok((cls, args.into_any()))
     }
 
+    /// The solution drawn as an SVG picture, as `dlxc run --svg` draws it: `cells`
+    /// is the cell shape (`"square"`, `"triangle"`, `"hex"`), `labels` whether cells
+    /// show their text. `None` when the model paints nothing, or for a solution
+    /// rebuilt from a pickle (the picture needs the model).
+    #[pyo3(signature = (cells = "square", labels = true))]
+    fn svg(&self, cells: &str, labels: bool) -> PyResult<Option<String>> {
+        let style = Style {
+            lattice: lattice(cells)?,
+            labels,
+        };
+        let Some(m) = &self.matrix else {
+            return Ok(None);
+        };
+        Ok(picture(&m.compiled, &self.chosen(), style))
+    }
+
+    /// The picture notebooks show (Jupyter's rich display): `svg()`, or `None` when
+    /// there is none, so the text form is shown instead.
+    fn _repr_svg_(&self) -> PyResult<Option<String>> {
+        self.svg("square", true)
+    }
+
     fn __eq__(&self, other: &Solution) -> bool {
-        self.options == other.options && self.grid == other.grid
+        self.names() == other.names() && self.painted() == other.painted()
     }
 
     fn __hash__(&self) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        self.options.hash(&mut h);
+        self.names().hash(&mut h);
         h.finish()
     }
 
     /// The solution as `dlxc run` prints it: the grid, or the options one a line.
     fn __str__(&self) -> String {
-        self.grid.as_ref().unwrap_or(&self.options).join("\n")
+        match self.painted() {
+            Some(g) => g.join("\n"),
+            None => self.names().join("\n"),
+        }
     }
 
     fn __repr__(&self) -> String {
-        format!("Solution(options={:?})", self.options)
+        format!("Solution(options={:?})", self.names())
     }
 
     fn __len__(&self) -> usize {
@@ -388,7 +431,7 @@ enum Msg {
 #[pyclass(frozen, module = "dlxc")]
 pub struct Solutions {
     core: Arc<Core>,
-    rx: Mutex<Receiver<Msg>>,
+    queue: Arc<Queue<Msg>>,
     stop: Arc<AtomicBool>,
     end: Mutex<Option<Total>>,
 }
@@ -405,13 +448,17 @@ impl Solutions {
         let solver = core.solver(py)?;
         let stop = Arc::new(AtomicBool::new(false));
         let config = limits.config(&stop)?;
-        let (tx, rx) = sync_channel(AHEAD);
+        let queue = Arc::new(Queue::new(AHEAD));
+        let tx = Arc::clone(&queue);
         std::thread::Builder::new()
             .name("dlxc-solutions".into())
-            .spawn(move || search_parts(solver, &parts, &config, limit, &tx))?;
+            .spawn(move || {
+                search_parts(solver, &parts, &config, limit, &tx);
+                tx.close();
+            })?;
         Ok(Solutions {
             core,
-            rx: Mutex::new(rx),
+            queue,
             stop,
             end: Mutex::new(None),
         })
@@ -424,7 +471,7 @@ fn search_parts(
     parts: &[Vec<OptionId>],
     config: &SearchConfig,
     limit: Option<u128>,
-    tx: &SyncSender<Msg>,
+    tx: &Queue<Msg>,
 ) {
     let mut total = Total {
         solutions: 0,
@@ -451,7 +498,7 @@ fn search_parts(
                 return Flow::Stop;
             }
             // A reader that is gone wants no more: stop at once.
-            if tx.send(Msg::Solution(s.to_vec())).is_ok() {
+            if tx.send(Msg::Solution(s.to_vec())) {
                 Flow::Continue
             } else {
                 reader_gone = true;
@@ -468,13 +515,13 @@ fn search_parts(
                 }
             }
             Err(c) => {
-                let _ = tx.send(Msg::Done(Err(c)));
+                tx.send(Msg::Done(Err(c)));
                 return;
             }
         }
     }
     if !reader_gone {
-        let _ = tx.send(Msg::Done(Ok(total)));
+        tx.send(Msg::Done(Ok(total)));
     }
 }
 
@@ -488,7 +535,7 @@ impl Solutions {
         if self.end.lock().map(|e| e.is_some()).unwrap_or(true) {
             return Ok(None);
         }
-        match wait_next(py, &self.rx, &self.stop)? {
+        match self.queue.recv(py, &self.stop)? {
             Some(Msg::Solution(s)) => Ok(Some(Solution::new(&self.core, &s))),
             Some(Msg::Done(Ok(total))) => {
                 if let Ok(mut e) = self.end.lock() {
@@ -508,11 +555,9 @@ impl Solutions {
     /// Stops the search; the iterator ends.
     fn close(&self) {
         self.stop.store(true, Ordering::Relaxed);
-        // A thread blocked on a full channel gets its room back, sees the flag at its
-        // next solution (or within 1024 nodes) and ends.
-        if let Ok(rx) = self.rx.lock() {
-            while rx.try_recv().is_ok() {}
-        }
+        // A thread asleep on a full queue wakes, and stops at its next solution (or
+        // sees the flag within 1024 nodes).
+        self.queue.drop_reader();
         if let Ok(mut e) = self.end.lock() {
             e.get_or_insert(Total {
                 solutions: 0,
@@ -535,6 +580,7 @@ impl Drop for Solutions {
     fn drop(&mut self) {
         // The thread notices within 1024 nodes, or at its next solution.
         self.stop.store(true, Ordering::Relaxed);
+        self.queue.drop_reader();
     }
 }
 

@@ -52,7 +52,7 @@ pub fn with_solver<T: Send>(
     work: impl FnOnce(&mut Solver) -> Result<T, Clash> + Send,
 ) -> PyResult<T> {
     let mut solver = core.solver(py)?;
-    py.allow_threads(|| work(&mut solver))
+    py.detach(|| work(&mut solver))
         .map_err(|c| clash(py, core, &c))
 }
 
@@ -121,7 +121,7 @@ impl Shard {
     ) -> PyResult<u128> {
         let threads = threads.unwrap_or_else(default_threads);
         let limits = Limits::new(time_limit, node_limit);
-        count(py, &self.core, self.roots(), threads, &limits)
+        count(py, &self.core, self.parts.clone(), threads, &limits)
     }
 
     /// A lazy iterator over the solutions of these parts (at most `limit`); the

@@ -111,3 +111,31 @@ def test_a_killed_worker_costs_nothing_and_counts_nothing_twice(cluster) -> None
     # The kill must land while the count runs, or it tests nothing.
     assert killed[0] < ended, "the count ended before the worker was killed"
     assert total == published("queens_16.dlx")
+
+
+def _dead_address() -> str:
+    """An address on this machine where nothing listens: a port just given back."""
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    return f"127.0.0.1:{port}"
+
+
+def test_a_dead_address_fails_with_its_own_message() -> None:
+    import subprocess
+    import sys
+    address = _dead_address()
+    # Ray alone retries for over a minute; the subprocess's timeout is the bound the
+    # command must keep (a hang fails the test with TimeoutExpired).
+    r = subprocess.run(
+        [sys.executable, "-m", "dlxc.ray", "examples/queens.dlx", "--count",
+         "--address", address],
+        capture_output=True, text=True, timeout=15)
+    assert r.returncode == 2, r.stderr
+    assert f"no Ray cluster answers at {address}" in r.stderr
+    assert "help: start one there" in r.stderr
+    # Ray Client's addresses are probed the same way (Ray may be initialized here by
+    # the cluster tests, so the probe is called itself).
+    with pytest.raises(dray.ClusterUnreachable, match=f"at ray://{address}"):
+        dray._probe(f"ray://{address}")

@@ -18,7 +18,7 @@ use crate::diag::report::Report;
 use crate::instance::Instance;
 use crate::solve::parallel::{self, Frontier, Progress, Watch};
 use crate::solve::share::Part;
-use crate::solve::{End, Flow, Outcome, SearchConfig, Solver, Stats};
+use crate::solve::{Clash, End, Flow, Limit, Outcome, SearchConfig, Solver, Stats};
 use crate::task::Task;
 
 /// Counts the solutions of `inst` as `task` asks: the outcome, and the fields its JSON
@@ -204,4 +204,66 @@ impl Watch for CountWatch<'_> {
             self.save(path, frontier);
         }
     }
+}
+
+/// Counts `parts`, disjoint parts of one search tree, on `threads` threads for as long
+/// as `config`'s limits allow: the exact count of what was explored and the exact
+/// parts left (none when the count finished), so nothing is lost or counted twice.
+/// Python's shards count this way (`Shard.count`, `Shard.count_for`, `dlxc.ray`).
+///
+/// An engine that cannot give work away (the links engines, multiplicity intervals)
+/// counts part after part, the limits being for all of them together; the part a limit
+/// cuts is left whole, and what it had counted dropped.
+pub fn count_parts(
+    solver: &mut Solver,
+    parts: Vec<Part>,
+    config: &SearchConfig,
+    threads: usize,
+) -> Result<Frontier, Clash> {
+    if parallel::pooled(solver, config) {
+        return parallel::count_parts(solver, parts, config, threads, &mut parallel::Unwatched);
+    }
+    let start = Instant::now();
+    let mut counted = Outcome {
+        stats: Stats::default(),
+        end: End::Exhausted,
+    };
+    for (i, part) in parts.iter().enumerate() {
+        let out = match left(config, start, counted.stats.nodes) {
+            Some(cfg) => parallel::count(solver, &part.forced, &cfg, 1)?,
+            None => Outcome {
+                stats: Stats::default(),
+                end: End::Cut(Limit::Time),
+            },
+        };
+        if out.end != End::Exhausted {
+            counted.end = out.end;
+            counted.stats.elapsed = start.elapsed();
+            return Ok(Frontier {
+                explored: parts[..i].iter().map(|p| p.weight).sum(),
+                parts: parts[i..].to_vec(),
+                counted,
+            });
+        }
+        add(&mut counted.stats, &out.stats);
+    }
+    counted.stats.elapsed = start.elapsed();
+    Ok(Frontier {
+        explored: parts.iter().map(|p| p.weight).sum(),
+        parts: Vec::new(),
+        counted,
+    })
+}
+
+/// The settings of the next part of a count of several: what is left of the time and
+/// node limits, which are for all the parts together; `None` when no time is left.
+fn left(config: &SearchConfig, start: Instant, nodes: u64) -> Option<SearchConfig> {
+    let mut cfg = config.clone();
+    if let Some(t) = config.time_limit {
+        cfg.time_limit = Some(t.checked_sub(start.elapsed()).filter(|l| !l.is_zero())?);
+    }
+    if let Some(n) = config.node_limit {
+        cfg.node_limit = Some(n.saturating_sub(nodes).max(1));
+    }
+    Some(cfg)
 }

@@ -21,6 +21,8 @@
 mod count;
 pub mod estimate;
 
+pub use count::count_parts;
+
 use crate::clock::Instant;
 use std::path::Path;
 use std::sync::Arc;

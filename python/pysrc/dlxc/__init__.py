@@ -33,6 +33,7 @@ from ._dlxc import (
     Span,
     __version__,
 )
+from ._problem import Problem
 
 __all__ = [
     "Diagnostic",
@@ -41,6 +42,7 @@ __all__ = [
     "Model",
     "ModelError",
     "Optimum",
+    "Problem",
     "Record",
     "Shard",
     "Solution",
@@ -110,24 +112,25 @@ ParamItems = Tuple[Tuple[str, str], ...]
 
 @functools.lru_cache(maxsize=16)
 def _cached(text: str, name: str, params: ParamItems,
-            record: Optional[Tuple[int, int, str]]) -> Model:
+            record: Optional[Tuple[int, int, str]], kind: str) -> Model:
     # A process that unpickles many shards of one model compiles it once.
-    return Model._restore(text, name, list(params), record)
+    return Model._restore(text, name, list(params), record, kind)
 
 
 def _restore(text: str, name: str, params: Sequence[Sequence[str]],
-             record: Optional[Sequence] = None) -> Model:
-    """Rebuilds a pickled :class:`Model` (compiled once per process)."""
+             record: Optional[Sequence] = None, kind: str = "model") -> Model:
+    """Rebuilds a pickled :class:`Model` (compiled once per process); `kind` is
+    ``"knuth"`` for a :class:`Problem`'s."""
     rec = None if record is None else (int(record[0]), int(record[1]), str(record[2]))
-    return _cached(text, name, tuple((str(k), str(v)) for k, v in params), rec)
+    return _cached(text, name, tuple((str(k), str(v)) for k, v in params), rec, kind)
 
 
 def _load_shard(text: str, name: str, params: Sequence[Sequence[str]],
-                record: Optional[Sequence], parts: Sequence[Sequence[int]],
+                record: Optional[Sequence], kind: str, parts: Sequence[Sequence[int]],
                 weights: Optional[Sequence[float]] = None) -> Shard:
     """Rebuilds a pickled :class:`Shard` (pickles without weights share the tree
     equally among their parts)."""
     w = None if weights is None else [float(x) for x in weights]
-    return _restore(text, name, params, record)._shard([list(p) for p in parts], w)
+    return _restore(text, name, params, record, kind)._shard([list(p) for p in parts], w)
 
 

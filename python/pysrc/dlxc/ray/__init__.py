@@ -19,13 +19,21 @@ installed), then ``count(model, address="auto")`` (or ``python -m dlxc.ray MODEL
 
 from __future__ import annotations
 
+import socket
 import sys
 import time
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import dlxc
 
-__all__ = ["count", "solutions"]
+__all__ = ["ClusterUnreachable", "count", "solutions"]
+
+#: Seconds to wait for a cluster's address to take a connection before giving up.
+CONNECT_SECONDS = 5.0
+
+
+class ClusterUnreachable(ConnectionError):
+    """No Ray cluster answers at the address given."""
 
 #: Seconds a task searches its parts before it returns what is left of them.
 TASK_SECONDS = 5.0
@@ -52,13 +60,51 @@ def _ray():
     return ray
 
 
+def _host_port(address: str) -> Optional[Tuple[str, int]]:
+    """The host and port of ``HOST:PORT`` or ``ray://HOST:PORT``; ``None`` for
+    ``auto``/``local`` and what has no port."""
+    rest = address[len("ray://"):] if address.startswith("ray://") else address
+    host, colon, port = rest.rpartition(":")
+    if not colon or not port.isdigit():
+        return None
+    return host.strip("[]") or "127.0.0.1", int(port)
+
+
+def _unreachable(address: str, why: str) -> ClusterUnreachable:
+    return ClusterUnreachable(
+        f"no Ray cluster answers at {address}: {why}\n"
+        "help: start one there (`ray start --head --port=PORT`), check the address "
+        "(HOST:PORT of the head, or ray://HOST:10001 for Ray Client), or leave "
+        "--address out to count on a local Ray")
+
+
+def _probe(address: str) -> None:
+    """Raises :class:`ClusterUnreachable` when nothing takes a connection at
+    ``address`` within :data:`CONNECT_SECONDS`. Ray's own connection retries for a
+    minute or more, printing its warnings, before it gives up."""
+    hp = _host_port(address)
+    if hp is None:
+        return
+    try:
+        with socket.create_connection(hp, timeout=CONNECT_SECONDS):
+            pass
+    except OSError as e:
+        raise _unreachable(address, e.strerror or str(e) or type(e).__name__) from None
+
+
 def _connect(address: Optional[str]) -> Any:
     ray = _ray()
     if not ray.is_initialized():
+        if address is not None:
+            _probe(address)
         # No address: a local Ray on this machine.
         # No dashboard for a local Ray: it costs seconds to start and a process.
         extra = {"include_dashboard": False} if address is None else {}
-        ray.init(address=address, log_to_driver=False, **extra)
+        try:
+            ray.init(address=address, log_to_driver=False, **extra)
+        except ConnectionError as e:
+            # `auto` with no cluster on this machine, or a port that is not Ray's.
+            raise _unreachable(address or "a local Ray", str(e).splitlines()[0]) from e
     return ray
 
 

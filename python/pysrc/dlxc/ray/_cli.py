@@ -46,17 +46,21 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 2
     common = dict(address=args.address, parts=args.parts,
                   task_seconds=args.task_seconds, progress=args.progress)
-    if args.count:
-        n = dray.count(model, **common)
-        print(n)
-        return 0 if n else 1
-    limit = args.solutions or None
-    found = 0
-    for s in dray.solutions(model, limit=limit, **common):
-        if found:
-            print()
-        print(s)
-        found += 1
+    try:
+        if args.count:
+            n = dray.count(model, **common)
+            print(n)
+            return 0 if n else 1
+        limit = args.solutions or None
+        found = 0
+        for s in dray.solutions(model, limit=limit, **common):
+            if found:
+                print()
+            print(s)
+            found += 1
+    except dray.ClusterUnreachable as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     if not found:
         print("No solution")
     return 0 if found else 1

@@ -140,7 +140,11 @@ pub(crate) fn read(
         .map_err(|_| "it is not UTF-8 text".to_string())
         .and_then(|text| parse(text, options))
         .map_err(|why| {
-            Report::error(Code::E0920, format!("{shown} is not a dlxc checkpoint: {why}")).help(
+            Report::error(
+                Code::E0920,
+                format!("{shown} is not a dlxc checkpoint: {why}"),
+            )
+            .help(
                 "give --resume a file that --checkpoint wrote (a run killed while writing \
              leaves the one before intact); a damaged file cannot be resumed: start the \
              count again without --resume",

@@ -10,6 +10,7 @@
 mod core;
 mod errors;
 mod estimate;
+mod handle;
 mod model;
 mod params;
 mod queue;
@@ -29,7 +30,7 @@ static ALLOCATOR: cap::Cap<std::alloc::System> = cap::Cap::new(std::alloc::Syste
 fn _dlxc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     dlxc::lower::budget::set_gauge(|| ALLOCATOR.allocated());
-    m.add_class::<model::Model>()?;
+    m.add_class::<handle::Model>()?;
     m.add_class::<search::Solution>()?;
     m.add_class::<search::Solutions>()?;
     m.add_class::<search::Optimum>()?;

@@ -13,35 +13,12 @@ use pyo3::types::{PyDict, PyTuple};
 use crate::core::{Core, Loaded, RecordText, Source, compile};
 use crate::errors::{Diag, Failure};
 use crate::estimate::Estimate;
+use crate::handle::{Model, default_threads, restore_args};
 use crate::records::Records;
 use crate::search::{Limits, Optimum, Solutions, count_classes, optimize};
 use crate::shard::{Shard, one_part_each, parts_from_ids, split, with_solver};
 
-/// Threads a count uses when none are asked for: every core.
-pub fn default_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
-/// A compiled model: the defaults of a `.dlx` model (with `params`), or one record of
-/// a data file. Compiling raises `ModelError` with the same diagnostics as
-/// `dlxc check`.
-#[pyclass(frozen, module = "dlxc")]
-pub struct Model {
-    source: Arc<Source>,
-    /// The compiled defaults (or record), or why they do not compile: kept, not
-    /// raised, for a model made `for_records`.
-    made: Result<Arc<Core>, Failure>,
-}
-
 impl Model {
-    /// The Python object of a compiled instance.
-    pub fn from_core(core: Arc<Core>) -> Model {
-        Model {
-            source: Arc::clone(&core.source),
-            made: Ok(core),
-        }
-    }
-
     fn build(
         py: Python<'_>,
         source: Source,
@@ -98,24 +75,6 @@ fn check_shard(k: usize, n: usize) -> PyResult<()> {
             "shard {k}/{n} does not exist: shards are numbered 1 to n, and n is at least 1"
         )))
     }
-}
-
-/// The arguments `dlxc._restore` takes to build `core` again.
-pub fn restore_args<'py>(py: Python<'py>, core: &Core) -> PyResult<Bound<'py, PyTuple>> {
-    let s = &core.source;
-    let record = core
-        .record
-        .as_ref()
-        .map(|r| (r.index, r.line, r.text.clone()));
-    let kind = if s.knuth { "knuth" } else { "model" };
-    (
-        s.text.clone(),
-        s.name.clone(),
-        s.params.clone(),
-        record,
-        kind,
-    )
-        .into_pyobject(py)
 }
 
 #[pymethods]

@@ -14,7 +14,7 @@ use pyo3::prelude::*;
 
 use crate::core::{Core, Loaded, MatrixCache, NotMade, RecordText, Source, instance};
 use crate::errors::Failure;
-use crate::model::Model;
+use crate::handle::Model;
 use crate::search::wait_next;
 
 /// What the reader thread sends for each record.

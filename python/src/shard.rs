@@ -16,7 +16,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use crate::core::Core;
-use crate::model::{Model, default_threads, restore_args};
+use crate::handle::{Model, default_threads, restore_args};
 use crate::search::{Limits, Solutions, clash, count, count_for};
 
 /// The parts under each of `roots`, about `want` in all: each root is split into

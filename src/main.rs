@@ -106,6 +106,8 @@ enum Sub {
         #[arg(long)]
         check: bool,
     },
+    /// Run the language server on stdin and stdout, for editors (docs/tooling.md).
+    Lsp,
     /// Explain a diagnostic code, with an example (`dlxc explain E0101`).
     Explain {
         /// The code, such as E0101 or dlx::E0101.
@@ -433,6 +435,15 @@ fn main() -> ExitCode {
         Sub::Merge { files, json } => Command::Merge { files, json },
         Sub::Explain { code } => Command::Explain(code),
         Sub::Fmt { files, check } => Command::Fmt { files, check },
+        Sub::Lsp => {
+            return match dlxc::lsp::serve() {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: dlxc lsp: {e}");
+                    ExitCode::from(cli::EXIT_BAD_INPUT)
+                }
+            };
+        }
     };
     let style = cli::terminal_style();
     let code = cli::execute(

@@ -106,6 +106,15 @@ enum Sub {
         #[arg(long)]
         check: bool,
     },
+    /// Run the language server on stdin and stdout, for editors (docs/tooling.md).
+    Lsp,
+    /// Print a shell completion script (`dlxc completions bash > ~/.local/share/bash-completion/completions/dlxc`).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page, in roff (`dlxc man > ~/.local/share/man/man1/dlxc.1`).
+    Man,
     /// Explain a diagnostic code, with an example (`dlxc explain E0101`).
     Explain {
         /// The code, such as E0101 or dlx::E0101.
@@ -361,6 +370,19 @@ impl From<SearchFlags> for SearchArgs {
     }
 }
 
+/// Writes generated text to stdout; a reader that closes the pipe early is no error.
+fn print_bytes(bytes: &[u8]) -> ExitCode {
+    use std::io::Write;
+    let mut out = std::io::stdout();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("error: cannot write the output: {e}");
+            ExitCode::from(cli::EXIT_BAD_INPUT)
+        }
+        _ => ExitCode::SUCCESS,
+    }
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
@@ -433,6 +455,28 @@ fn main() -> ExitCode {
         Sub::Merge { files, json } => Command::Merge { files, json },
         Sub::Explain { code } => Command::Explain(code),
         Sub::Fmt { files, check } => Command::Fmt { files, check },
+        Sub::Completions { shell } => {
+            use clap::CommandFactory;
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "dlxc", &mut script);
+            return print_bytes(&script);
+        }
+        Sub::Man => {
+            use clap::CommandFactory;
+            let mut page = Vec::new();
+            // Rendering into memory cannot fail.
+            let _ = clap_mangen::Man::new(Cli::command()).render(&mut page);
+            return print_bytes(&page);
+        }
+        Sub::Lsp => {
+            return match dlxc::lsp::serve() {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: dlxc lsp: {e}");
+                    ExitCode::from(cli::EXIT_BAD_INPUT)
+                }
+            };
+        }
     };
     let style = cli::terminal_style();
     let code = cli::execute(

@@ -36,6 +36,7 @@ cases=(
     "tetrahexes|examples/tetrahexes.dlx --cells hex"
     "triamonds|tests/svg/triamonds.dlx"
     "jigsaw|examples/jigsaw.dlx"
+    "star-battle|examples/star-battle.dlx"
     "kakuro|examples/kakuro.dlx"
     "killer|examples/killer_sudoku.dlx"
     "killer-janko|examples/killer_janko.dlx"

@@ -208,7 +208,7 @@ def main():
     dark = lambda pt: sum(pixel(int(pt[0]), int(pt[1]))) < 200
     mid = lambda a, b: ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
     paper = {hex_color("#ffffff"), hex_color("#d9d9d9")}
-    ink = bool(walls) and all(c["fill"] in paper for c in cells)
+    ink = bool(walls) and all(c["fill"] in paper | {CANVAS} for c in cells)
     if walls:
         for a, b in walls:
             if not dark(mid(a, b)):

@@ -224,9 +224,10 @@ struct PictureFlags {
     /// solution-N.svg (record-R-solution-N.svg with --data).
     #[arg(long, value_name = "DIR", conflicts_with_all = ["count", "value"])]
     svg_dir: Option<PathBuf>,
-    /// The shape of the painted cells in the pictures.
-    #[arg(long, value_enum, default_value_t = CellsFlag::Square)]
-    cells: CellsFlag,
+    /// The shape of the painted cells in the pictures (default: the model's `draw
+    /// cells`, else square).
+    #[arg(long, value_enum)]
+    cells: Option<CellsFlag>,
     /// Leave the painted texts out of the pictures (colors and outlines only).
     #[arg(long)]
     svg_plain: bool,
@@ -248,11 +249,11 @@ impl From<PictureFlags> for PictureArgs {
         PictureArgs {
             file: p.svg,
             dir: p.svg_dir,
-            lattice: match p.cells {
+            lattice: p.cells.map(|c| match c {
                 CellsFlag::Square => Lattice::Square,
                 CellsFlag::Triangle => Lattice::Triangle,
                 CellsFlag::Hex => Lattice::Hex,
-            },
+            }),
             plain: p.svg_plain,
         }
     }

@@ -223,8 +223,8 @@ fn optimized_and_json_runs_draw_too() {
     assert_eq!(
         polys,
         [
-            ("t".into(), "#ffffb3".into()),
-            ("t".into(), "#ffffb3".into())
+            ("t".into(), "#0075dc".into()),
+            ("t".into(), "#0075dc".into())
         ]
     );
     let file = dir.join("j.svg");

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use dlxc::problem::OptionId;
 use dlxc::render::paint;
-use dlxc::render::svg::{Lattice, Style, picture};
+use dlxc::render::svg::{Lattice, Palette, Style, draw_with};
 use dlxc::run::count_parts;
 use dlxc::session::reports::{clash_report, refusal_report};
 use dlxc::solve::share::Part;
@@ -19,7 +19,7 @@ use dlxc::symmetry::orbits::Plan;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 
-use crate::core::{Core, Matrix};
+use crate::core::Core;
 use crate::errors::{Failure, LimitReached};
 use crate::queue::Queue;
 
@@ -271,7 +271,7 @@ pub struct Solution {
     grid: OnceLock<Option<Vec<String>>>,
     /// What names, paints and draws it; `None` once unpickled (then the names and
     /// the grid are made already, and there is no picture).
-    matrix: Option<Arc<Matrix>>,
+    core: Option<Arc<Core>>,
 }
 
 impl std::fmt::Debug for Solution {
@@ -282,14 +282,14 @@ impl std::fmt::Debug for Solution {
 
 impl Solution {
     /// The solution of `chosen` in `core`.
-    pub fn new(core: &Core, chosen: &[OptionId]) -> Solution {
+    pub fn new(core: &Arc<Core>, chosen: &[OptionId]) -> Solution {
         let mut ids: Vec<u32> = chosen.iter().map(|o| o.0).collect();
         ids.sort_unstable();
         Solution {
             ids,
             options: OnceLock::new(),
             grid: OnceLock::new(),
-            matrix: Some(Arc::clone(&core.matrix)),
+            core: Some(Arc::clone(core)),
         }
     }
 
@@ -299,9 +299,9 @@ impl Solution {
 
     /// The options' names, in declaration order.
     pub fn names(&self) -> &[String] {
-        self.options.get_or_init(|| match &self.matrix {
-            Some(m) => {
-                let labels = m.labels();
+        self.options.get_or_init(|| match &self.core {
+            Some(c) => {
+                let labels = c.matrix.labels();
                 self.ids
                     .iter()
                     .map(|&i| labels[i as usize].clone())
@@ -313,8 +313,8 @@ impl Solution {
 
     /// The painted grid.
     pub fn painted(&self) -> &Option<Vec<String>> {
-        self.grid.get_or_init(|| match &self.matrix {
-            Some(m) => paint(&m.paints, &self.chosen()),
+        self.grid.get_or_init(|| match &self.core {
+            Some(c) => paint(&c.matrix.paints, &self.chosen()),
             None => None,
         })
     }
@@ -341,7 +341,7 @@ impl Solution {
             ids,
             options: OnceLock::from(options),
             grid: OnceLock::from(grid),
-            matrix: None,
+            core: None,
         }
     }
 
@@ -370,26 +370,36 @@ impl Solution {
         Ok((cls, args.into_any()))
     }
 
-    /// The solution drawn as an SVG picture, as `dlxc run --svg` draws it: `cells`
-    /// is the cell shape (`"square"`, `"triangle"`, `"hex"`), `labels` whether cells
-    /// show their text. `None` when the model paints nothing, or for a solution
-    /// rebuilt from a pickle (the picture needs the model).
-    #[pyo3(signature = (cells = "square", labels = true))]
-    fn svg(&self, cells: &str, labels: bool) -> PyResult<Option<String>> {
-        let style = Style {
-            lattice: lattice(cells)?,
-            labels,
-        };
-        let Some(m) = &self.matrix else {
+    /// The solution drawn as an SVG picture, as `dlxc run --svg` draws it (the
+    /// options forced, the clues, drawn apart): `cells` is the cell shape
+    /// (`"square"`, `"triangle"`, `"hex"`; default: the model's `draw cells`, else
+    /// square), `labels` whether cells show their text. `None` when the model paints
+    /// nothing, or for a solution rebuilt from a pickle (the picture needs the model).
+    #[pyo3(signature = (cells = None, labels = true))]
+    fn svg(&self, cells: Option<&str>, labels: bool) -> PyResult<Option<String>> {
+        let asked = cells.map(lattice).transpose()?;
+        let Some(core) = &self.core else {
             return Ok(None);
         };
-        Ok(picture(&m.compiled, &self.chosen(), style))
+        let compiled = &core.matrix.compiled;
+        let style = Style {
+            lattice: asked.or(compiled.lattice).unwrap_or_default(),
+            labels,
+        };
+        let palette = Palette::new(&compiled.paints);
+        Ok(draw_with(
+            &compiled.paints,
+            &self.chosen(),
+            &core.forced,
+            &palette,
+            style,
+        ))
     }
 
     /// The picture notebooks show (Jupyter's rich display): `svg()`, or `None` when
     /// there is none, so the text form is shown instead.
     fn _repr_svg_(&self) -> PyResult<Option<String>> {
-        self.svg("square", true)
+        self.svg(None, true)
     }
 
     fn __eq__(&self, other: &Solution) -> bool {

@@ -213,3 +213,17 @@ def test_svg_of_painted_and_plain_solutions() -> None:
     # A pickled solution keeps its fields but not its picture.
     again = pickle.loads(pickle.dumps(s))
     assert again == s and again.svg() is None
+
+
+def test_svg_draws_what_the_model_declares() -> None:
+    # sudoku.dlx declares its boxes (`draw region`); its clues are forced options.
+    s = next(iter(dlxc.Model.from_file("examples/sudoku.dlx").solutions()))
+    svg = s.svg()
+    assert 'data-lines="regions"' in svg
+    assert svg.count('data-clue="1"') == 17  # the default puzzle has 17 clues
+    # tetrahexes.dlx says `draw cells hex`: hexagons (six corners) unless overridden.
+    t = next(iter(dlxc.Model.from_file("examples/tetrahexes.dlx").solutions()))
+    first = t.svg().split("<polygon points=\"", 1)[1].split('"', 1)[0]
+    assert len(first.split()) == 6
+    square = t.svg(cells="square").split("<polygon points=\"", 1)[1].split('"', 1)[0]
+    assert len(square.split()) == 4

@@ -67,6 +67,8 @@ pub enum DeclKind {
     Objective,
     /// `canvas`
     Canvas,
+    /// `draw`
+    Draw,
     /// `assert`
     Assert,
     /// `symmetry`
@@ -84,6 +86,7 @@ impl DeclKind {
             Decl::Force(_) => DeclKind::Force,
             Decl::Objective(_) => DeclKind::Objective,
             Decl::Canvas(_) => DeclKind::Canvas,
+            Decl::Draw(_) => DeclKind::Draw,
             Decl::Assert(_) => DeclKind::Assert,
             Decl::Symmetry(_) => DeclKind::Symmetry,
         }

@@ -12,8 +12,8 @@ use crate::diag::suggest::{did_you_mean, list_names};
 use crate::lower::builtins;
 use crate::source::Span;
 use crate::syntax::ast::{
-    BoundsExpr, Clause, CoverEntry, Decl, Expr, ExprKind, Ident, IndexPattern, ItemClass, Paint,
-    Pattern, SymmetryMap,
+    BoundsExpr, Clause, CoverEntry, Decl, Draw, Expr, ExprKind, Ident, IndexPattern, ItemClass,
+    Paint, Pattern, SymmetryMap,
 };
 
 /// The top-level namespace: each name to its first definition; later definitions of
@@ -61,6 +61,7 @@ pub(super) fn describe(d: &Decl) -> &'static str {
         Decl::Force(_) => "a force",
         Decl::Objective(_) => "an objective",
         Decl::Canvas(_) => "a canvas",
+        Decl::Draw(_) => "a drawing setting",
         Decl::Assert(_) => "an assertion",
         Decl::Symmetry(_) => "a symmetry",
     }
@@ -258,6 +259,11 @@ impl<'a> Resolver<'a> {
             }
             Decl::Objective(_) => {}
             Decl::Canvas(p) => self.paint(p),
+            Decl::Draw(d) => {
+                if let Draw::Region(p) | Draw::Note(p) = &d.what {
+                    self.paint(p);
+                }
+            }
             Decl::Assert(a) => {
                 self.clauses(&a.clauses);
                 self.expr(&a.cond);
@@ -592,6 +598,7 @@ impl<'a> Resolver<'a> {
                 Decl::Force(_)
                 | Decl::Objective(_)
                 | Decl::Canvas(_)
+                | Decl::Draw(_)
                 | Decl::Assert(_)
                 | Decl::Symmetry(_) => {
                     unreachable!("they define no name")

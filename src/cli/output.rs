@@ -20,6 +20,8 @@ pub struct Out<'a> {
     /// The SVG pictures of the solutions shown, when asked for: written beside the
     /// text, so every place that prints a solution draws it too.
     pictures: Option<Pictures>,
+    /// The options forced in the instance being shown: its clues, drawn apart.
+    clues: Vec<OptionId>,
     /// A buffer lent to whoever builds a solution's text, kept between solutions.
     scratch: String,
     /// Diagnostics go to the result stream as JSON Lines (`dlxc check --json`).
@@ -35,6 +37,7 @@ impl<'a> Out<'a> {
             style,
             broken: false,
             pictures: None,
+            clues: Vec::new(),
             scratch: String::new(),
             json_diagnostics: false,
         }
@@ -64,6 +67,12 @@ impl<'a> Out<'a> {
         self.scratch = s;
     }
 
+    /// The options forced in the instance shown from now on (a record's clues).
+    pub(crate) fn set_clues(&mut self, forced: &[OptionId]) {
+        self.clues.clear();
+        self.clues.extend_from_slice(forced);
+    }
+
     /// From now on, draws the solutions shown as `pictures` asks.
     pub(crate) fn set_pictures(&mut self, pictures: Option<Pictures>) {
         self.pictures = pictures;
@@ -77,11 +86,11 @@ impl<'a> Out<'a> {
         chosen: &[OptionId],
         record: Option<usize>,
     ) {
-        let failed = match &mut self.pictures {
-            Some(p) => p.solution(families, chosen, record),
+        let said = match &mut self.pictures {
+            Some(p) => p.solution(families, chosen, &self.clues, record),
             None => return,
         };
-        if let Some(r) = failed {
+        for r in said {
             let d = crate::diag::Diagnostics::from(Box::new(r) as crate::diag::Diag);
             crate::cli::report(self, &d);
         }

@@ -11,7 +11,7 @@ use crate::diag::Code;
 use crate::diag::report::Report;
 use crate::instance::Compiled;
 use crate::problem::OptionId;
-use crate::render::svg::{Lattice, Palette, Style, draw};
+use crate::render::svg::{Lattice, Palette, Style, draw_with, misfit};
 
 /// What pictures a run writes (`--svg`, `--svg-dir`, `--cells`, `--svg-plain`).
 #[derive(Clone, Debug, Default)]
@@ -20,8 +20,9 @@ pub struct PictureArgs {
     pub file: Option<PathBuf>,
     /// Draw every solution shown into this directory.
     pub dir: Option<PathBuf>,
-    /// The shape of the cells.
-    pub lattice: Lattice,
+    /// The shape of the cells (`--cells`); `None`: the model's `draw cells`, else
+    /// squares.
+    pub lattice: Option<Lattice>,
     /// Leave the cells' texts out of the pictures.
     pub plain: bool,
 }
@@ -46,6 +47,8 @@ pub(crate) struct Pictures {
     palette: Option<Palette>,
     /// Set after a write failed: no more pictures are tried.
     failed: bool,
+    /// Set once the cell shape was found not to fit (W0980 is said once a run).
+    warned: bool,
 }
 
 impl Pictures {
@@ -54,9 +57,10 @@ impl Pictures {
         args.wanted().then(|| Pictures {
             args: args.clone(),
             style: Style {
-                lattice: args.lattice,
+                lattice: args.lattice.unwrap_or_default(),
                 labels: !args.plain,
             },
+            warned: false,
             record: None,
             drawn: 0,
             total: 0,
@@ -70,16 +74,32 @@ impl Pictures {
         self.failed
     }
 
-    /// Draws a solution shown on stdout, if a picture is due for it; returns the
-    /// report of a file that cannot be written.
+    /// Draws a solution shown on stdout (its clues, the options forced, drawn apart),
+    /// if a picture is due for it; returns the reports to show: a file that cannot be
+    /// written (E0940), a cell shape that does not fit the pieces (W0980).
     pub(crate) fn solution(
         &mut self,
         families: &Compiled,
         chosen: &[OptionId],
+        clues: &[OptionId],
         record: Option<usize>,
-    ) -> Option<Report> {
+    ) -> Vec<Report> {
         if self.failed {
-            return None;
+            return Vec::new();
+        }
+        let mut said = Vec::new();
+        // `--cells` over the model's `draw cells`.
+        self.style.lattice = self.args.lattice.or(families.lattice).unwrap_or_default();
+        let whence = match (self.args.lattice, families.lattice) {
+            (Some(_), _) => "--cells",
+            (None, Some(_)) => "the model's `draw cells`",
+            (None, None) => "the default",
+        };
+        if !self.warned
+            && let Some(w) = misfit(&families.paints, self.style.lattice, whence)
+        {
+            self.warned = true;
+            said.push(w);
         }
         if self.palette.is_none() || self.record != record {
             self.palette = Some(Palette::new(&families.paints));
@@ -91,7 +111,7 @@ impl Pictures {
         let path = match (&self.args.file, &self.args.dir) {
             (Some(file), _) => {
                 if self.total > 1 {
-                    return None; // --svg FILE: the first solution of the run only
+                    return said; // --svg FILE: the first solution of the run only
                 }
                 file.clone()
             }
@@ -99,10 +119,14 @@ impl Pictures {
                 None => format!("solution-{}.svg", self.drawn),
                 Some(r) => format!("record-{}-solution-{}.svg", r + 1, self.drawn),
             }),
-            (None, None) => return None,
+            (None, None) => return said,
         };
-        let palette = self.palette.as_ref()?;
-        let svg = draw(&families.paints, chosen, palette, self.style)?;
+        let Some(palette) = self.palette.as_ref() else {
+            return said;
+        };
+        let Some(svg) = draw_with(&families.paints, chosen, clues, palette, self.style) else {
+            return said;
+        };
         let written = match path.parent() {
             Some(p) if self.args.dir.is_some() && !p.as_os_str().is_empty() => {
                 std::fs::create_dir_all(p)
@@ -110,10 +134,11 @@ impl Pictures {
             _ => Ok(()),
         }
         .and_then(|()| std::fs::write(&path, svg));
-        written.err().map(|e| {
+        if let Err(e) = written {
             self.failed = true;
-            cannot_write(&path, &e)
-        })
+            said.push(cannot_write(&path, &e));
+        }
+        said
     }
 }
 

@@ -342,6 +342,7 @@ pub fn run(o: &mut Out<'_>, args: &ModelArgs, s: &SearchArgs) -> u8 {
             say(o, super::picture::nothing_painted(flag));
             return EXIT_BAD_INPUT;
         }
+        o.set_clues(&inst.forced);
         let mut shown = Shown::new(o, s, &inst, record, Listing::Model, whose);
         match runner.run(&inst, &mut shown) {
             Ok(answer) => {

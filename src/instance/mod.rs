@@ -19,6 +19,7 @@ pub mod paint;
 use std::sync::Arc;
 
 use crate::problem::{OptionId, Problem};
+use crate::render::svg::Lattice;
 use crate::solve::Objective;
 use crate::symmetry::Group;
 use paint::Paints;
@@ -36,6 +37,8 @@ pub struct Compiled {
     pub paint_layers: Option<bool>,
     /// The symmetry group the model declares (`symmetry`), if it declares one.
     pub symmetry: Option<Group>,
+    /// The cell shape the model declares for its pictures (`draw cells hex`), if any.
+    pub lattice: Option<Lattice>,
 }
 
 impl Compiled {

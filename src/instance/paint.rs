@@ -59,6 +59,11 @@ pub struct Paints {
     cells: Vec<Painted>,
     /// The background cells of every solution (`canvas` declarations).
     canvas: Vec<Painted>,
+    /// The region of each cell, one list per `draw region`: pictures outline where it
+    /// changes.
+    regions: Vec<Vec<Painted>>,
+    /// Small texts in cells' corners (`draw note`).
+    notes: Vec<Painted>,
     texts: Vec<Arc<str>>,
     numbers: FxHashMap<Arc<str>, TextId>,
     /// Whether some text is longer than one byte (else every cell is one character
@@ -228,6 +233,26 @@ impl Paints {
     /// The canvas: the cells under every solution.
     pub fn canvas(&self) -> &[Painted] {
         &self.canvas
+    }
+
+    /// The cells of each `draw region` declaration, whose texts name their regions.
+    pub fn regions(&self) -> &[Vec<Painted>] {
+        &self.regions
+    }
+
+    /// Adds the cells of one `draw region` declaration.
+    pub fn push_regions(&mut self, cells: Vec<Painted>) {
+        self.regions.push(cells);
+    }
+
+    /// The cells of the `draw note` declarations.
+    pub fn notes(&self) -> &[Painted] {
+        &self.notes
+    }
+
+    /// Adds cells of `draw note` declarations.
+    pub fn push_notes(&mut self, cells: &mut Vec<Painted>) {
+        self.notes.append(cells);
     }
 
     /// How many options the list covers.

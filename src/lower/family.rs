@@ -26,9 +26,10 @@ use crate::lower::keys::{KeyIndex, display_name, kind_mismatch_note, write_displ
 use crate::lower::symmetry::{Made, lower_symmetry};
 use crate::lower::value::Value;
 use crate::problem::{Bounds, Entry, ItemId, ItemKind, OptionId, Origin, Problem};
+use crate::render::svg::Lattice;
 use crate::source::Span;
 use crate::syntax::ast::{
-    BoundsExpr, Clause, CoverEntry, Decl, ExprKind, ForceDecl, Ident, ItemClass, ItemDecl,
+    BoundsExpr, Clause, CoverEntry, Decl, Draw, ExprKind, ForceDecl, Ident, ItemClass, ItemDecl,
     OptionDecl, Paint,
 };
 
@@ -168,6 +169,28 @@ pub fn lower_families<'m>(env: &mut Env<'m>) -> Result<(Families, Diagnostics), 
                 add(&mut errors, e);
             }
             fam.building().paints.push_canvas(&mut cells);
+        }
+        if let Decl::Draw(draw) = d {
+            match &draw.what {
+                Draw::Cells(shape, _) => {
+                    fam.building().lattice = Some(match shape.as_str() {
+                        "triangle" => Lattice::Triangle,
+                        "hex" => Lattice::Hex,
+                        _ => Lattice::Square,
+                    });
+                }
+                Draw::Region(paint) | Draw::Note(paint) => {
+                    let mut cells = Vec::new();
+                    if let Err(e) = paint_cells(env, paint, &mut texts, &mut cells, &mut fam) {
+                        add(&mut errors, e);
+                    }
+                    let paints = &mut fam.building().paints;
+                    match &draw.what {
+                        Draw::Note(_) => paints.push_notes(&mut cells),
+                        _ => paints.push_regions(cells),
+                    }
+                }
+            }
         }
     }
     // The symmetries act on the options, so they need every family made.

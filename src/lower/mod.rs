@@ -335,7 +335,11 @@ impl<'m> Lowerer<'m> {
         let families_vary = model.decls.iter().enumerate().any(|(i, d)| {
             matches!(
                 d,
-                Decl::Item(_) | Decl::Option(_) | Decl::Canvas(_) | Decl::Symmetry(_)
+                Decl::Item(_)
+                    | Decl::Option(_)
+                    | Decl::Canvas(_)
+                    | Decl::Draw(_)
+                    | Decl::Symmetry(_)
             ) && lowerer.stale[i]
         });
         let stale = lowerer.stale.clone();

@@ -354,6 +354,42 @@ pub fn plane_cells<'a>(
     out
 }
 
+/// Where [`plane_cells`] lays out each layer of a layered picture: `(layer, first
+/// column, last column)`, the least layer first; empty for a plane picture.
+pub fn layer_captions(
+    paints: &Paints,
+    chosen: &[OptionId],
+    even_step: bool,
+) -> Vec<(i64, i64, i64)> {
+    let all = || {
+        paints
+            .canvas()
+            .iter()
+            .chain(chosen.iter().flat_map(|&id| paints.of(id).iter()))
+    };
+    if all().all(|p| p.layer.is_none()) {
+        return Vec::new();
+    }
+    let mut layers: Vec<i64> = all().filter_map(|p| p.layer.map(i64::from)).collect();
+    layers.sort_unstable();
+    layers.dedup();
+    let min_col = all().map(|p| i64::from(p.col)).min().unwrap_or(0);
+    let max_col = all().map(|p| i64::from(p.col)).max().unwrap_or(0);
+    let width = max_col.saturating_sub(min_col).saturating_add(1);
+    let mut step = width.saturating_add(1);
+    if even_step && step % 2 != 0 {
+        step = step.saturating_add(1);
+    }
+    layers
+        .iter()
+        .enumerate()
+        .map(|(k, &l)| {
+            let first = (k as i64).saturating_mul(step);
+            (l, first, first.saturating_add(width - 1))
+        })
+        .collect()
+}
+
 /// Appends one cell: side by side when every text is one character wide, otherwise
 /// right-aligned and separated by spaces.
 fn push_cell(line: &mut String, text: &str, width: usize, first: bool) {

@@ -17,6 +17,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
+use crate::diag::report::Report;
 use crate::instance::Compiled;
 use crate::instance::paint::Paints;
 use crate::problem::OptionId;
@@ -44,14 +45,20 @@ pub struct Style {
     pub labels: bool,
 }
 
-/// Twenty colors for the painted texts, in order: light enough for black labels,
-/// far enough apart to tell neighbours apart (ColorBrewer's Set3 and Set2, the greys
-/// left out, since grey is the canvas).
-const PALETTE: [&str; 20] = [
-    "#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462", "#b3de69", "#fccde5",
-    "#bc80bd", "#ccebc5", "#ffed6f", "#e5c494", "#66c2a5", "#fc8d62", "#8da0cb", "#e78ac3",
-    "#a6d854", "#ffd92f", "#c7a0e8", "#7fc97f",
+/// Twenty-five colors for the painted texts, in order: Paul Green-Armytage's "colour
+/// alphabet" (2010), made so that 26 symbols stay apart, without its near-black ebony
+/// (the borders' color). Labels on the dark ones are white ([`ink_on`]).
+const PALETTE: [&str; 25] = [
+    "#f0a3ff", "#0075dc", "#993f00", "#4c005c", "#005c31", "#2bce48", "#ffcc99", "#808080",
+    "#94ffb5", "#8f7c00", "#9dcc00", "#c20088", "#003380", "#ffa405", "#ffa8bb", "#426600",
+    "#ff0010", "#5ef1f2", "#00998f", "#e0ff66", "#740aff", "#990000", "#ffff80", "#ffff00",
+    "#ff5005",
 ];
+/// The fill of every cell of a grid of symbols in one ink (a sudoku), and of its clues.
+const PAPER: &str = "#ffffff";
+const CLUE: &str = "#d9d9d9";
+/// Canvas cells whose text is `#`: the black cells of a crossword or a kakuro.
+const BLOCK: &str = "#303030";
 /// Canvas cells (the board under the pieces).
 const CANVAS: &str = "#eeeeee";
 /// The picture's background.
@@ -137,6 +144,42 @@ pub fn draw(
     palette: &Palette,
     style: Style,
 ) -> Option<String> {
+    draw_with(paints, chosen, &[], palette, style)
+}
+
+/// The black or white ink that reads on `fill` (`#rrggbb`): white on dark colors.
+fn ink_on(fill: &str) -> &'static str {
+    let channel = |k: usize| {
+        u8::from_str_radix(fill.get(1 + 2 * k..3 + 2 * k).unwrap_or("ff"), 16).unwrap_or(255)
+    };
+    let (r, g, b) = (
+        f64::from(channel(0)),
+        f64::from(channel(1)),
+        f64::from(channel(2)),
+    );
+    // Rec. 601 luma: below the middle, the label is white.
+    if 0.299 * r + 0.587 * g + 0.114 * b < 128.0 {
+        "white"
+    } else {
+        "black"
+    }
+}
+
+/// [`draw`] with the solution's clues: the cells of `clues` (its forced options) are
+/// drawn as given, in bold on a shaded cell, apart from the cells the search filled.
+///
+/// A model that declares regions (`draw region`) is drawn with their borders thick;
+/// when each option paints one cell (a sudoku, a jigsaw) the grid is in one ink,
+/// black on white, with thin lines between cells, and otherwise the pieces (a killer
+/// sudoku's cages) keep their colors and get dashed outlines. Layers of a 3D model are
+/// captioned, the bottom (least) layer first.
+pub fn draw_with(
+    paints: &Paints,
+    chosen: &[OptionId],
+    clues: &[OptionId],
+    palette: &Palette,
+    style: Style,
+) -> Option<String> {
     let even = style.lattice == Lattice::Triangle;
     let mut cells = plane_cells(paints, chosen, even);
     // The last cell painted at a place shows; blank canvas cells (the gaps between
@@ -155,6 +198,22 @@ pub fn draw(
     if cells.is_empty() {
         return None;
     }
+    let groups: Vec<HashMap<(i64, i64), usize>> = paints
+        .regions()
+        .iter()
+        .map(|g| {
+            g.iter()
+                .filter(|p| p.layer.is_none())
+                .map(|p| ((i64::from(p.row), i64::from(p.col)), p.text.index()))
+                .collect()
+        })
+        .collect();
+    let no_regions = HashMap::new();
+    let regions = groups.first().unwrap_or(&no_regions);
+    let clue = |c: &PlaneCell<'_>| c.owner.is_some_and(|o| clues.contains(&o));
+    // One ink: a grid of symbols whose regions the model declares.
+    let ink = !regions.is_empty() && chosen.iter().all(|&o| paints.of(o).len() <= 1);
+    let layers = super::layer_captions(paints, chosen, even);
     let polygons: Vec<Vec<(f64, f64)>> = cells
         .iter()
         .map(|c| corners(style.lattice, c.row, c.col))
@@ -164,8 +223,14 @@ pub fn draw(
         (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
     }
     let margin = 8.0;
-    let (w, h) = (x1 - x0 + 2.0 * margin, y1 - y0 + 2.0 * margin);
-    let (dx, dy) = (margin - x0, margin - y0);
+    // Room above the layers for their captions.
+    let top = if layers.is_empty() {
+        margin
+    } else {
+        margin + 18.0
+    };
+    let (w, h) = (x1 - x0 + 2.0 * margin, y1 - y0 + margin + top);
+    let (dx, dy) = (margin - x0, top - y0);
     let mut svg = String::with_capacity(200 + 120 * cells.len());
     let _ = writeln!(
         svg,
@@ -183,25 +248,34 @@ pub fn draw(
         svg,
         r#"<g stroke="{THIN}" stroke-width="1" stroke-linejoin="round">"#
     );
-    for (c, poly) in cells.iter().zip(&polygons) {
-        let fill = match c.owner {
+    let fill_of = |c: &PlaneCell<'_>| -> &str {
+        match c.owner {
+            Some(_) if ink && clue(c) => CLUE,
+            Some(_) if ink => PAPER,
             Some(_) => palette.color(c.text),
+            None if c.text == "#" => BLOCK,
             None => CANVAS,
-        };
+        }
+    };
+    for (c, poly) in cells.iter().zip(&polygons) {
+        let fill = fill_of(c);
         let _ = writeln!(
             svg,
-            r#"<polygon points="{}" fill="{fill}" data-cell="{},{}" data-text="{}"/>"#,
+            r#"<polygon points="{}" fill="{fill}" data-cell="{},{}" data-text="{}"{}/>"#,
             points(poly, dx, dy),
             c.row,
             c.col,
-            escape(c.text)
+            escape(c.text),
+            if clue(c) { r#" data-clue="1""# } else { "" }
         );
     }
     svg.push_str("</g>\n");
-    let borders = thick_edges(&cells, &polygons);
-    if !borders.is_empty() {
-        let mut d = String::with_capacity(24 * borders.len());
-        for ((ax, ay), (bx, by)) in borders {
+    let path = |svg: &mut String, sides: &[Side], attrs: &str| {
+        if sides.is_empty() {
+            return;
+        }
+        let mut d = String::with_capacity(24 * sides.len());
+        for &((ax, ay), (bx, by)) in sides {
             let _ = write!(
                 d,
                 "M{} {}L{} {}",
@@ -211,10 +285,40 @@ pub fn draw(
                 num(by + dy)
             );
         }
-        let _ = writeln!(
-            svg,
-            r#"<path d="{d}" fill="none" stroke="{THICK}" stroke-width="3" stroke-linecap="round"/>"#
-        );
+        let _ = writeln!(svg, r#"<path d="{d}" fill="none" {attrs}/>"#);
+    };
+    if regions.is_empty() {
+        let borders = thick_edges(&cells, &polygons, |c| c.owner);
+        path(&mut svg, &borders, &thick_attrs("pieces"));
+    } else {
+        // The first regions' borders thick; the pieces' own borders (unless each is
+        // one cell) and the other regions' (a killer sudoku's cages) dashed.
+        let region = |c: &PlaneCell<'_>| regions.get(&(c.row, c.col)).copied();
+        let walls = thick_edges(&cells, &polygons, |c| region(c).map_or(0, |r| r + 1));
+        let wall_keys: std::collections::HashSet<SideKey> =
+            walls.iter().map(|&s| side_key(s)).collect();
+        let mut cages: Vec<Side> = if ink {
+            Vec::new()
+        } else {
+            thick_edges(&cells, &polygons, |c| c.owner)
+        };
+        for g in &groups[1..] {
+            cages.extend(thick_edges(&cells, &polygons, |c| {
+                g.get(&(c.row, c.col)).map_or(0, |r| r + 1)
+            }));
+        }
+        {
+            let mut seen = std::collections::HashSet::new();
+            cages.retain(|&s| !wall_keys.contains(&side_key(s)) && seen.insert(side_key(s)));
+            path(
+                &mut svg,
+                &cages,
+                &format!(
+                    r#"stroke="{THICK}" stroke-width="1.5" stroke-dasharray="4 3" data-lines="pieces""#
+                ),
+            );
+        }
+        path(&mut svg, &walls, &thick_attrs("regions"));
     }
     if style.labels {
         let size = match style.lattice {
@@ -227,13 +331,22 @@ pub fn draw(
             r#"<g font-family="DejaVu Sans, Arial, sans-serif" font-size="{size}" text-anchor="middle" dominant-baseline="central" fill="black">"#
         );
         for (c, poly) in cells.iter().zip(&polygons) {
-            if c.text.trim().is_empty() || (c.owner.is_none() && c.text == super::FILL) {
+            if c.text.trim().is_empty()
+                || (c.owner.is_none() && (c.text == super::FILL || c.text == "#"))
+            {
                 continue;
             }
             let (cx, cy) = centre(poly);
+            let mut attrs = String::new();
+            if ink_on(fill_of(c)) == "white" {
+                attrs.push_str(r#" fill="white""#);
+            }
+            if clue(c) {
+                attrs.push_str(r#" font-weight="bold""#);
+            }
             let _ = writeln!(
                 svg,
-                "<text x=\"{}\" y=\"{}\">{}</text>",
+                "<text x=\"{}\" y=\"{}\"{attrs}>{}</text>",
                 num(cx + dx),
                 num(cy + dy),
                 escape(c.text)
@@ -241,8 +354,167 @@ pub fn draw(
         }
         svg.push_str("</g>\n");
     }
+    if style.labels && !paints.notes().is_empty() {
+        // Notes of one cell joined, in declaration order, at its top left corner.
+        let mut notes: Vec<((i64, i64), String)> = Vec::new();
+        for p in paints.notes().iter().filter(|p| p.layer.is_none()) {
+            let at = (i64::from(p.row), i64::from(p.col));
+            let text = paints.text(p.text);
+            match notes.iter_mut().find(|(k, _)| *k == at) {
+                Some((_, t)) => {
+                    t.push(' ');
+                    t.push_str(text);
+                }
+                None => notes.push((at, text.to_string())),
+            }
+        }
+        let _ = writeln!(
+            svg,
+            r#"<g font-family="DejaVu Sans, Arial, sans-serif" font-size="9" fill="black">"#
+        );
+        for ((row, col), text) in notes {
+            let poly = corners(style.lattice, row, col);
+            let (x, y) = poly.iter().fold((f64::MAX, f64::MAX), |(x, y), &(px, py)| {
+                (x.min(px), y.min(py))
+            });
+            let fill = cells
+                .iter()
+                .find(|c| (c.row, c.col) == (row, col))
+                .map_or(BACKGROUND, |c| fill_of(c));
+            let ink = if ink_on(fill) == "white" {
+                r#" fill="white""#
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                svg,
+                r#"<text x="{}" y="{}"{ink} data-note="{row},{col}">{}</text>"#,
+                num(x + 2.0 + dx),
+                num(y + 9.0 + dy),
+                escape(&text)
+            );
+        }
+        svg.push_str("</g>\n");
+    }
+    if !layers.is_empty() {
+        let _ = writeln!(
+            svg,
+            r#"<g font-family="DejaVu Sans, Arial, sans-serif" font-size="13" text-anchor="middle" fill="black">"#
+        );
+        let n = layers.len();
+        for (k, &(layer, first, last)) in layers.iter().enumerate() {
+            let left = corners(style.lattice, 0, first)[0].0;
+            let right = corners(style.lattice, 0, last)[1].0;
+            let which = match k {
+                0 => " (bottom)",
+                _ if k + 1 == n => " (top)",
+                _ => "",
+            };
+            let _ = writeln!(
+                svg,
+                r#"<text x="{}" y="{}" data-layer="{layer}">layer {layer}{which}</text>"#,
+                num((left + right) / 2.0 + dx),
+                num(top - 6.0)
+            );
+        }
+        svg.push_str("</g>\n");
+    }
     svg.push_str("</svg>\n");
     Some(svg)
+}
+
+/// The cells next to `(row, col)` across a side, on `lattice` (docs/builtins.md's
+/// coordinates).
+fn neighbours(lattice: Lattice, row: i64, col: i64) -> Vec<(i64, i64)> {
+    match lattice {
+        Lattice::Square => vec![
+            (row - 1, col),
+            (row + 1, col),
+            (row, col - 1),
+            (row, col + 1),
+        ],
+        Lattice::Triangle => {
+            // An upward triangle shares its base with the one below, a downward one its
+            // top with the one above.
+            let up = (row.rem_euclid(2) + col.rem_euclid(2)) % 2 == 0;
+            let across = if up { row + 1 } else { row - 1 };
+            vec![(row, col - 1), (row, col + 1), (across, col)]
+        }
+        Lattice::Hex => vec![
+            (row, col - 1),
+            (row, col + 1),
+            (row - 1, col),
+            (row - 1, col + 1),
+            (row + 1, col),
+            (row + 1, col - 1),
+        ],
+    }
+}
+
+/// Whether the cells of every option (the first 100,000) are connected on `lattice`.
+fn connected(paints: &Paints, lattice: Lattice) -> bool {
+    (0..paints.len().min(100_000)).all(|k| {
+        let cells = paints.of(OptionId(k as u32));
+        if cells.len() < 2 || cells.iter().any(|p| p.layer.is_some()) {
+            return true;
+        }
+        let all: std::collections::HashSet<(i64, i64)> = cells
+            .iter()
+            .map(|p| (i64::from(p.row), i64::from(p.col)))
+            .collect();
+        let start = (i64::from(cells[0].row), i64::from(cells[0].col));
+        let mut seen = std::collections::HashSet::from([start]);
+        let mut todo = vec![start];
+        while let Some((r, c)) = todo.pop() {
+            for n in neighbours(lattice, r, c) {
+                if all.contains(&n) && seen.insert(n) {
+                    todo.push(n);
+                }
+            }
+        }
+        seen.len() == all.len()
+    })
+}
+
+/// W0980 when the pieces are not connected on the cells they are drawn with: a model
+/// painted for hexagons drawn on squares, or `--cells triangle` for a square board.
+/// `whence`: where the shape came from (`--cells`, the model's `draw cells`, the
+/// default).
+pub fn misfit(paints: &Paints, lattice: Lattice, whence: &str) -> Option<Report> {
+    if connected(paints, lattice) {
+        return None;
+    }
+    let name = |l: Lattice| match l {
+        Lattice::Square => "square",
+        Lattice::Triangle => "triangle",
+        Lattice::Hex => "hex",
+    };
+    let fits = [Lattice::Square, Lattice::Hex, Lattice::Triangle]
+        .into_iter()
+        .find(|&l| l != lattice && connected(paints, l));
+    let r = Report::warning(
+        "W0980",
+        format!(
+            "the pieces are drawn on {} cells ({whence}), where some of them fall apart",
+            name(lattice)
+        ),
+    );
+    Some(match fits {
+        Some(l) => r.help(format!(
+            "on {} cells every piece is connected: declare `draw cells {}` in the model, or give --cells {}",
+            name(l),
+            name(l),
+            name(l)
+        )),
+        None => r.help(
+            "no cell shape keeps every piece connected: check the painted coordinates (docs/builtins.md)",
+        ),
+    })
+}
+
+/// The attributes of the thick lines: around the pieces, or between regions.
+fn thick_attrs(what: &str) -> String {
+    format!(r#"stroke="{THICK}" stroke-width="3" stroke-linecap="round" data-lines="{what}""#)
 }
 
 /// The side of a square, of a triangle, and the radius of a hexagon, in pixels.
@@ -307,26 +579,33 @@ fn key((x, y): (f64, f64)) -> (i64, i64) {
     ((x * 100.0).round() as i64, (y * 100.0).round() as i64)
 }
 
+/// A side's key: its ends rounded, the lesser first.
+fn side_key((a, b): Side) -> SideKey {
+    let (ka, kb) = (key(a), key(b));
+    if ka <= kb { (ka, kb) } else { (kb, ka) }
+}
+
 /// The sides to draw thick: those on the outside of the picture, and those between
-/// cells of different owners (two options, or an option and the canvas), in a fixed
-/// order.
-fn thick_edges(cells: &[PlaneCell<'_>], polygons: &[Vec<(f64, f64)>]) -> Vec<Side> {
-    let mut sides: HashMap<SideKey, (Side, Vec<Option<OptionId>>)> = HashMap::new();
+/// cells of different groups (`group`: the owner, or the region), in a fixed order.
+fn thick_edges<G: PartialEq>(
+    cells: &[PlaneCell<'_>],
+    polygons: &[Vec<(f64, f64)>],
+    group: impl Fn(&PlaneCell<'_>) -> G,
+) -> Vec<Side> {
+    let mut sides: HashMap<SideKey, (Side, Vec<G>)> = HashMap::new();
     for (c, poly) in cells.iter().zip(polygons) {
         for k in 0..poly.len() {
             let (a, b) = (poly[k], poly[(k + 1) % poly.len()]);
-            let (ka, kb) = (key(a), key(b));
-            let id = if ka <= kb { (ka, kb) } else { (kb, ka) };
             sides
-                .entry(id)
+                .entry(side_key((a, b)))
                 .or_insert_with(|| ((a, b), Vec::new()))
                 .1
-                .push(c.owner);
+                .push(group(c));
         }
     }
     let mut thick: Vec<(SideKey, Side)> = sides
         .into_iter()
-        .filter(|(_, (_, owners))| owners.len() == 1 || owners.iter().any(|o| *o != owners[0]))
+        .filter(|(_, (_, groups))| groups.len() == 1 || groups.iter().any(|g| *g != groups[0]))
         .map(|(id, (side, _))| (id, side))
         .collect();
     thick.sort_unstable_by_key(|(id, _)| *id);

@@ -132,7 +132,7 @@ fn thick_borders_follow_options_not_colors() {
         .map(|c| corners(Lattice::Square, c.row, c.col))
         .collect();
     // 2 squares: 8 sides, the shared one counted once: 7, all thick.
-    assert_eq!(thick_edges(&cells, &polys).len(), 7);
+    assert_eq!(thick_edges(&cells, &polys, |c| c.owner).len(), 7);
     // One option painting both: the shared side is thin.
     let one = paints_of(vec![plane(&[(0, 0, "x"), (0, 1, "x")])]);
     let cells = plane_cells(&one, &[OptionId(0)], false);
@@ -140,7 +140,7 @@ fn thick_borders_follow_options_not_colors() {
         .iter()
         .map(|c| corners(Lattice::Square, c.row, c.col))
         .collect();
-    assert_eq!(thick_edges(&cells, &polys).len(), 6);
+    assert_eq!(thick_edges(&cells, &polys, |c| c.owner).len(), 6);
 }
 
 #[test]
@@ -157,7 +157,7 @@ fn triangles_and_hexagons_share_their_sides() {
         .collect();
     assert!(polys.iter().all(|p| p.len() == 3));
     assert_eq!(
-        thick_edges(&cells, &polys).len(),
+        thick_edges(&cells, &polys, |c| c.owner).len(),
         6,
         "only the rim is thick"
     );
@@ -177,7 +177,7 @@ fn triangles_and_hexagons_share_their_sides() {
         .iter()
         .map(|c| corners(Lattice::Hex, c.row, c.col))
         .collect();
-    assert_eq!(thick_edges(&cells, &polys).len(), 18);
+    assert_eq!(thick_edges(&cells, &polys, |c| c.owner).len(), 18);
     let svg = draw(
         &paints,
         &[OptionId(0)],
@@ -276,4 +276,72 @@ fn text_is_escaped_and_numbers_are_short() {
     assert_eq!(num(12.0), "12");
     assert_eq!(num(12.5), "12.5");
     assert_eq!(num(-0.001), "0");
+}
+
+/// A 2x2 grid of one-cell options whose regions are its two columns.
+fn columns_grid() -> Paints {
+    let options = (0..2)
+        .flat_map(|r| (0..2).map(move |c| plane(&[(r, c, if c == 0 { "1" } else { "2" })])))
+        .collect();
+    let mut paints = paints_of(options);
+    let texts: Vec<_> = ["left", "right"].iter().map(|t| paints.intern(t)).collect();
+    let region = (0..2)
+        .flat_map(|r| (0..2).map(move |c| (r, c)))
+        .map(|(r, c)| crate::instance::paint::Painted {
+            layer: None,
+            row: r,
+            col: c,
+            text: texts[c as usize],
+        })
+        .collect();
+    paints.push_regions(region);
+    paints
+}
+
+#[test]
+fn a_grid_with_regions_is_in_one_ink_with_its_walls_and_bold_clues() {
+    let paints = columns_grid();
+    let chosen: Vec<OptionId> = (0..4).map(OptionId).collect();
+    let svg = draw_with(
+        &paints,
+        &chosen,
+        &[OptionId(0)],
+        &Palette::new(&paints),
+        style(Lattice::Square),
+    )
+    .unwrap();
+    assert!(well_formed(&svg));
+    let fills = attrs(&svg, "polygon", "fill");
+    assert_eq!(fills, [CLUE, PAPER, PAPER, PAPER]);
+    assert_eq!(attrs(&svg, "polygon", "data-clue"), ["1"]);
+    assert_eq!(attrs(&svg, "text", "font-weight"), ["bold"]);
+    // The wall between the columns (x = 40: the margin 8 plus one cell of 32) and the
+    // outline; no line between the cells of one column.
+    let walls = attrs(&svg, "path", "d");
+    assert_eq!(attrs(&svg, "path", "data-lines"), ["regions"]);
+    assert!(walls[0].contains("M40 8L40 40") && walls[0].contains("M40 40L40 72"));
+    assert!(!walls[0].contains("M8 40L40 40"), "{}", walls[0]);
+}
+
+#[test]
+fn twenty_five_symbols_get_twenty_five_colors_with_readable_labels() {
+    let options = (0..25).map(|k| plane(&[(0, k, &k.to_string())])).collect();
+    let paints = paints_of(options);
+    let palette = Palette::new(&paints);
+    let colors: std::collections::HashSet<&str> =
+        (0..25).map(|k| palette.color(&k.to_string())).collect();
+    assert_eq!(colors.len(), 25);
+    assert_eq!(ink_on("#003380"), "white");
+    assert_eq!(ink_on("#ffff80"), "black");
+}
+
+#[test]
+fn a_shape_that_tears_the_pieces_apart_is_w0980() {
+    // (1, 0) and (0, 1) touch on hexagons (axial coordinates), not on squares.
+    let paints = paints_of(vec![plane(&[(1, 0, "A"), (0, 1, "A")])]);
+    let w = misfit(&paints, Lattice::Square, "the default").expect("a warning");
+    assert_eq!(w.code, "W0980");
+    assert!(misfit(&paints, Lattice::Hex, "--cells").is_none());
+    // One cell per option fits every shape.
+    assert!(misfit(&columns_grid(), Lattice::Triangle, "--cells").is_none());
 }

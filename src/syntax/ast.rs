@@ -43,6 +43,9 @@ pub enum Decl {
     Objective(ObjectiveDecl),
     /// `canvas (r, c) = "." for ...`: cells painted under every solution.
     Canvas(Paint),
+    /// `draw cells hex`, `draw region (r, c) = box(r, c) for ...`: how pictures are
+    /// drawn.
+    Draw(DrawDecl),
     /// `assert COND for ... else MESSAGE`: a check of the parameters and data.
     Assert(AssertDecl),
     /// `symmetry cell[r, c] -> cell[r, 9 - c]`: a generator of the board's symmetries.
@@ -61,6 +64,7 @@ impl Decl {
             Decl::Force(d) => d.span,
             Decl::Objective(d) => d.span,
             Decl::Canvas(d) => d.span,
+            Decl::Draw(d) => d.span,
             Decl::Assert(d) => d.span,
             Decl::Symmetry(d) => d.span,
         }
@@ -78,10 +82,34 @@ impl Decl {
             Decl::Force(_)
             | Decl::Objective(_)
             | Decl::Canvas(_)
+            | Decl::Draw(_)
             | Decl::Assert(_)
             | Decl::Symmetry(_) => None,
         }
     }
+}
+
+/// `draw ...`: one setting of the pictures.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DrawDecl {
+    /// What it sets.
+    pub what: Draw,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// What a `draw` declaration sets.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Draw {
+    /// `draw cells hex`: the shape of the painted cells (`square`, `triangle`, `hex`),
+    /// with the span of the shape's name.
+    Cells(String, Span),
+    /// `draw region CELL = VALUE CLAUSES`: the region of each cell; pictures outline
+    /// the borders between regions (the first declaration's thick, the others'
+    /// dashed).
+    Region(Paint),
+    /// `draw note CELL = TEXT CLAUSES`: a small text in a cell's corner.
+    Note(Paint),
 }
 
 /// `param NAME (: TYPE)? (= DEFAULT)?`.

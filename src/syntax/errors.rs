@@ -34,6 +34,7 @@ pub const RESERVED: &[&str] = &[
     "cost",
     "paint",
     "canvas",
+    "draw",
     "assert",
     "minimize",
     "maximize",
@@ -319,6 +320,11 @@ pub(crate) fn describe(rule: Rule) -> &'static [(u8, &'static str)] {
         kw_cost | cost => &[(5, "`cost`")],
         kw_paint | paint => &[(5, "`paint`")],
         kw_canvas | canvas_decl => &[(5, "`canvas`")],
+        kw_draw | draw_decl => &[(5, "`draw`")],
+        kw_cells | kw_region | kw_note | draw_cells | draw_region | draw_note => {
+            &[(3, "`cells`, `region` or `note`")]
+        }
+        cell_shape => &[(3, "`square`, `triangle` or `hex`")],
         kw_assert | assert_decl => &[(5, "`assert`")],
         kw_count | objective_what => &[(2, "`count` or `cost`")],
         kw_item => &[(2, "`item`")],

@@ -243,6 +243,10 @@ fn is_token(rule: Rule) -> bool {
             | kw_cost
             | kw_paint
             | kw_canvas
+            | kw_draw
+            | kw_cells
+            | kw_region
+            | kw_note
             | kw_assert
             | kw_symmetry
             | arrow
@@ -310,6 +314,7 @@ impl<'s> Builder<'s> {
             Rule::option_decl => Decl::Option(self.option_decl(p)),
             Rule::force_decl => Decl::Force(self.force_decl(p)),
             Rule::canvas_decl => Decl::Canvas(self.paint(p)),
+            Rule::draw_decl => Decl::Draw(self.draw_decl(p)),
             Rule::assert_decl => Decl::Assert(self.assert_decl(p)),
             Rule::symmetry_decl => Decl::Symmetry(self.symmetry_decl(p)),
             _ => Decl::Objective(self.objective(p)),
@@ -506,6 +511,20 @@ impl<'s> Builder<'s> {
             clauses,
             span: sp,
         }
+    }
+
+    fn draw_decl(&self, p: Pair<'_, Rule>) -> DrawDecl {
+        let sp = span(&p);
+        let q = kids(p).next().expect("grammar: draw setting");
+        let what = match q.as_rule() {
+            Rule::draw_cells => {
+                let shape = kids(q).next().expect("grammar: cell shape");
+                Draw::Cells(shape.as_str().to_string(), span(&shape))
+            }
+            Rule::draw_note => Draw::Note(self.paint(q)),
+            _ => Draw::Region(self.paint(q)),
+        };
+        DrawDecl { what, span: sp }
     }
 
     fn assert_decl(&self, p: Pair<'_, Rule>) -> AssertDecl {

@@ -211,6 +211,7 @@ fn kinds(text: &str) -> Vec<&'static str> {
             Decl::Force(_) => "force",
             Decl::Objective(_) => "objective",
             Decl::Canvas(_) => "canvas",
+            Decl::Draw(_) => "draw",
             Decl::Assert(_) => "assert",
             Decl::Symmetry(_) => "symmetry",
         })
@@ -453,4 +454,24 @@ fn symmetry_declarations_parse_into_maps() {
         &text[s.span.start as usize..s.span.end as usize],
         text[17..].trim_end()
     );
+}
+
+#[test]
+fn draw_declarations_set_the_shape_regions_and_notes() {
+    let text = "draw cells hex\ndraw region (r, c) = r / 3 for r in 0..9, c in 0..9\ndraw note (0, 0) = 5\nparam cells = 3";
+    assert_eq!(kinds(text), ["draw", "draw", "draw", "param"]);
+    let m = parse(&src(text)).unwrap();
+    let what: Vec<&Draw> = m
+        .decls
+        .iter()
+        .filter_map(|d| match d {
+            Decl::Draw(d) => Some(&d.what),
+            _ => None,
+        })
+        .collect();
+    assert!(matches!(what[0], Draw::Cells(shape, _) if shape == "hex"));
+    assert!(matches!(what[1], Draw::Region(p) if p.clauses.len() == 2));
+    assert!(matches!(what[2], Draw::Note(p) if p.clauses.is_empty()));
+    // `cells` and `region` stay names elsewhere; `draw` is reserved.
+    assert!(parse(&src("param draw = 1")).is_err());
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks a browser's screenshot of a dlxc SVG picture, pixel by pixel.
 
-    check_png.py PICTURE.svg SCREENSHOT.png TEXT.txt [--labels]
+    check_png.py PICTURE.svg SCREENSHOT.png TEXT.txt [--labels] [--boxes=N]
 
 TEXT.txt is what `dlxc run` printed for the same solution (the text grid). The checks:
 
@@ -12,7 +12,13 @@ TEXT.txt is what `dlxc run` printed for the same solution (the text grid). The c
 - every third pixel (in both directions) more than 3.5 pixels from a cell's side is
   its cell's fill (without labels), or the white background outside every cell;
 - the fills seen on screen are the fills of the painted cells, as many as there are
-  distinct texts in the text grid: one color per piece letter or digit.
+  distinct texts in the text grid: one color per piece letter or digit; except for a
+  grid in one ink (a model with `draw region` whose pieces are single cells), whose
+  cells are all white but the clues (forced options), grey;
+- the region lines (`draw region`): the middle of each of their sides is dark on
+  screen, and the middle of every other side between two cells of one piece is not;
+  with --boxes=N, the thick sides are exactly those between N x N boxes (a sudoku's);
+- the notes (`draw note`) and the layers' captions show as pixels of their own.
 
 Standard library only: the PNG is decoded here (8-bit RGB or RGBA, not interlaced).
 """
@@ -96,6 +102,20 @@ def parse_svg(path):
     return cells, int(size.group(1)), int(size.group(2))
 
 
+def segments(svg_text, what):
+    """The segments of the paths drawn with `data-lines="WHAT"`."""
+    out = []
+    for m in re.finditer(r'<path d="([^"]*)"[^>]*data-lines="' + what + '"', svg_text):
+        for a, b, c, d in re.findall(r"M(-?[\d.]+) (-?[\d.]+)L(-?[\d.]+) (-?[\d.]+)", m.group(1)):
+            out.append(((float(a), float(b)), (float(c), float(d))))
+    return out
+
+
+def side_key(p, q):
+    k = lambda pt: (round(pt[0], 1), round(pt[1], 1))
+    return tuple(sorted((k(p), k(q))))
+
+
 def inside(pt, poly):
     x, y = pt
     hit = False
@@ -148,7 +168,8 @@ def main():
         x, y = int(cx), int(cy)
         if labels:
             around = [pixel(x + dx, y + dy) for dx in range(-6, 7) for dy in range(-6, 7)]
-            if c["text"].strip() and c["text"] != "." and not any(sum(p) < 200 for p in around):
+            # Labels are black, or white on dark fills: pixels unlike the fill.
+            if c["text"].strip() and c["text"] not in ".#" and all(close(p, c["fill"]) for p in around):
                 failures.append(f"cell {c['row']},{c['col']}: no label pixels near ({x}, {y})")
         elif not close(pixel(x, y), c["fill"]):
             failures.append(f"cell {c['row']},{c['col']}: pixel ({x}, {y}) is {pixel(x, y)}, not its fill {c['fill']}")
@@ -160,6 +181,9 @@ def main():
         ys = [p[1] for p in c["points"]]
         c["box"] = (min(xs) - 4, min(ys) - 4, max(xs) + 4, max(ys) + 4)
     seen, outside, inner = set(), 0, 0
+    # The layers' captions are over the background: their boxes are checked below.
+    caption_boxes = [(float(x) - 70, float(y) - 16, float(x) + 70, float(y) + 5) for x, y in re.findall(
+        r'<text x="([\d.]+)" y="([\d.]+)" data-layer=', open(svg_path, encoding="utf-8").read())]
     for y in range(1, min(height, svg_h) - 1, 3):
         for x in range(1, min(width, svg_w) - 1, 3):
             pt = (x + 0.5, y + 0.5)
@@ -167,6 +191,8 @@ def main():
             if any(distance_to_sides(pt, c["points"]) < 3.5 for c in near):
                 continue
             home = next((c for c in near if inside(pt, c["points"])), None)
+            if home is None and any(b[0] <= pt[0] <= b[2] and b[1] <= pt[1] <= b[3] for b in caption_boxes):
+                continue
             if home is None:
                 outside += 1
                 if not close(pixel(x, y), WHITE):
@@ -177,8 +203,57 @@ def main():
                 if not close(pixel(x, y), home["fill"]):
                     failures.append(f"pixel ({x}, {y}) of cell {home['row']},{home['col']} is {pixel(x, y)}, not {home['fill']}")
 
+    svg_text = open(svg_path, encoding="utf-8").read()
+    walls = segments(svg_text, "regions")
+    dark = lambda pt: sum(pixel(int(pt[0]), int(pt[1]))) < 200
+    mid = lambda a, b: ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+    paper = {hex_color("#ffffff"), hex_color("#d9d9d9")}
+    ink = bool(walls) and all(c["fill"] in paper | {CANVAS} for c in cells)
+    if walls:
+        for a, b in walls:
+            if not dark(mid(a, b)):
+                failures.append(f"region line {a}-{b}: its middle {mid(a, b)} is not dark on screen")
+        wall_keys = {side_key(a, b) for a, b in walls}
+        piece_keys = {side_key(a, b) for a, b in segments(svg_text, "pieces")}
+        sides = {}
+        for c in cells:
+            pts = c["points"]
+            for i in range(len(pts)):
+                sides.setdefault(side_key(pts[i], pts[(i + 1) % len(pts)]), []).append(c)
+        inner = 0
+        for key, owners in sides.items():
+            if len(owners) != 2 or key in wall_keys or key in piece_keys:
+                continue
+            inner += 1
+            if dark(mid(*key)):
+                failures.append(f"side {key} between cells {owners[0]['row']},{owners[0]['col']} and {owners[1]['row']},{owners[1]['col']} is dark, but no region line")
+        boxes = next((int(a.split("=")[1]) for a in sys.argv if a.startswith("--boxes=")), None)
+        if boxes:
+            for key, owners in sides.items():
+                if len(owners) != 2:
+                    continue
+                (p, q) = owners
+                differ = (p["row"] // boxes, p["col"] // boxes) != (q["row"] // boxes, q["col"] // boxes)
+                if differ != (key in wall_keys):
+                    failures.append(f"side between {p['row']},{p['col']} and {q['row']},{q['col']}: thick is {key in wall_keys}, boxes of {boxes} say {differ}")
+    elif "--boxes" in " ".join(sys.argv):
+        failures.append("no region lines, and boxes were expected")
+    if labels:
+        for m in re.finditer(r'<text x="([\d.]+)" y="([\d.]+)"[^>]*data-note="[^"]*">([^<]*)<', svg_text):
+            x, y = float(m.group(1)), float(m.group(2))
+            spot = [pixel(int(x) + dx, int(y) + dy) for dx in range(0, 10) for dy in range(-8, 1)]
+            if len(set(spot)) < 2:
+                failures.append(f"note {m.group(3)!r} at ({x}, {y}): nothing drawn there")
+        captions = re.findall(r'<text x="([\d.]+)" y="([\d.]+)" data-layer="[^"]*">([^<]*)<', svg_text)
+        for x, y, caption in captions:
+            x, y = float(x), float(y)
+            if not any(dark((x + dx, y + dy)) for dx in range(-30, 31) for dy in range(-10, 2)):
+                failures.append(f"caption {caption!r}: no dark pixels near ({x}, {y})")
+        if captions and "(bottom)" not in captions[0][2]:
+            failures.append(f"the first layer's caption {captions[0][2]!r} does not say it is the bottom")
+
     # One color per distinct text (piece letter, digit): on screen, as in the SVG.
-    if not labels:
+    if not labels and not ink:
         fills = {c["fill"] for c in cells} - {CANVAS}
         texts = {ch for line in text for ch in line if ch not in ". "}
         if seen - {CANVAS} != fills:

@@ -476,6 +476,7 @@ impl Server {
                     Decl::Force(_) => (SymbolKind::EVENT, "force"),
                     Decl::Objective(_) => (SymbolKind::EVENT, "objective"),
                     Decl::Canvas(_) => (SymbolKind::ARRAY, "display"),
+                    Decl::Draw(_) => (SymbolKind::ARRAY, "draw"),
                     Decl::Assert(_) => (SymbolKind::BOOLEAN, "assert"),
                     Decl::Symmetry(_) => (SymbolKind::OPERATOR, "symmetry"),
                 };

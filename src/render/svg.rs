@@ -23,6 +23,7 @@ use crate::instance::paint::Paints;
 use crate::problem::OptionId;
 
 use super::{PlaneCell, plane_cells};
+use crate::diag::Code;
 
 /// The shape of the cells a picture is drawn with.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -493,7 +494,7 @@ pub fn misfit(paints: &Paints, lattice: Lattice, whence: &str) -> Option<Report>
         .into_iter()
         .find(|&l| l != lattice && connected(paints, l));
     let r = Report::warning(
-        "W0980",
+        Code::W0980,
         format!(
             "the pieces are drawn on {} cells ({whence}), where some of them fall apart",
             name(lattice)

@@ -1,5 +1,6 @@
 use super::*;
 use crate::instance::paint::{PaintCell, Paints};
+use crate::diag::Code;
 
 fn cell(layer: Option<i32>, row: i32, col: i32, text: &str) -> PaintCell {
     PaintCell {
@@ -340,7 +341,7 @@ fn a_shape_that_tears_the_pieces_apart_is_w0980() {
     // (1, 0) and (0, 1) touch on hexagons (axial coordinates), not on squares.
     let paints = paints_of(vec![plane(&[(1, 0, "A"), (0, 1, "A")])]);
     let w = misfit(&paints, Lattice::Square, "the default").expect("a warning");
-    assert_eq!(w.code, "W0980");
+    assert_eq!(w.code, Code::W0980);
     assert!(misfit(&paints, Lattice::Hex, "--cells").is_none());
     // One cell per option fits every shape.
     assert!(misfit(&columns_grid(), Lattice::Triangle, "--cells").is_none());

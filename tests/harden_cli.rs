@@ -110,3 +110,13 @@ fn a_failed_record_prints_error_not_the_no_solution_line() {
         (Some(true), Some(false))
     );
 }
+
+#[test]
+fn check_says_one_line_on_success() {
+    let r = dlxc(&["check", "examples/queens.dlx"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stdout,
+        "ok: 4 item families, 1 option family: 46 items and 64 options\n"
+    );
+}

@@ -407,6 +407,8 @@ pub fn check(o: &mut Out<'_>, args: &ModelArgs) -> u8 {
         return EXIT_BAD_INPUT;
     };
     let mut bad = false;
+    // The size of the first instance and how many there were, for the line of success.
+    let (mut size, mut records) = (None, 0usize);
     loop {
         let mut rec = match instances.next(o) {
             Ok(Got::Instance(rec)) => rec,
@@ -420,14 +422,52 @@ pub fn check(o: &mut Out<'_>, args: &ModelArgs) -> u8 {
         };
         let lowered = lowerer.instance(rec.value.take());
         report(o, &lowerer.take_warnings());
-        if let Err(fail) = lowered {
-            if let Some(place) = rec.place() {
-                o.note(&format!("in {place}:"));
+        records += 1;
+        match lowered {
+            Ok(inst) => {
+                let p = inst.problem();
+                size.get_or_insert((p.items.len(), p.options.len()));
             }
-            bad |= report(o, &fail.diagnostics) && !fail.unsolvable;
+            Err(fail) => {
+                if let Some(place) = rec.place() {
+                    o.note(&format!("in {place}:"));
+                }
+                bad |= report(o, &fail.diagnostics) && !fail.unsolvable;
+            }
         }
     }
-    if bad { EXIT_BAD_INPUT } else { EXIT_SOLVED }
+    if bad {
+        return EXIT_BAD_INPUT;
+    }
+    // One line on success, so that a silent check is never mistaken for one that did
+    // not run: the families and what they made.
+    let families = |kind: fn(&crate::syntax::ast::Decl) -> bool| {
+        f.model.decls.iter().filter(|d| kind(d)).count()
+    };
+    let item_families = families(|d| matches!(d, crate::syntax::ast::Decl::Item(_)));
+    let option_families = families(|d| matches!(d, crate::syntax::ast::Decl::Option(_)));
+    let plural =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let mut line = format!(
+        "ok: {}, {}",
+        plural(item_families, "item family", "item families"),
+        plural(option_families, "option family", "option families")
+    );
+    if let Some((items, options)) = size {
+        line.push_str(&format!(
+            ": {} and {}",
+            plural(items, "item", "items"),
+            plural(options, "option", "options")
+        ));
+        if args.data.is_some() {
+            line.push_str(&format!(
+                " in the first of {}",
+                plural(records, "record", "records")
+            ));
+        }
+    }
+    o.line(&line);
+    EXIT_SOLVED
 }
 
 /// Runs `dlxc compile`: the lowered problem of the defaults (or of the first record).

@@ -397,7 +397,10 @@ fn main() -> ExitCode {
     // program that embeds dlxc keeps its own.
     dlxc::lower::budget::set_gauge(|| ALLOCATOR.allocated());
     // If a handler cannot be installed (another one exists), Ctrl-C keeps its default
-    // meaning: end the process. Nothing is lost but the final statistics.
+    // meaning: end the process. Nothing is lost but the final statistics. With ctrlc's
+    // `termination` feature the handler also takes SIGTERM and SIGHUP, which job
+    // schedulers, systemd and Kubernetes send to stop a job: a count stopped that way
+    // writes its final checkpoint and partial count, as after Ctrl-C.
     let _ = ctrlc::set_handler(|| {
         if let Some(code) = cli::on_interrupt() {
             std::process::exit(code);

@@ -137,3 +137,42 @@ fn a_checkpoint_that_cannot_be_written_is_never_claimed_as_saved() {
     );
     assert!(!r.stderr.contains("`--resume"), "{}", r.stderr);
 }
+
+#[test]
+fn sigterm_and_sighup_end_a_count_as_ctrl_c_does() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    for signal in ["-TERM", "-HUP"] {
+        let ck = scratch(&format!("signal{signal}.ckpt"));
+        let _ = std::fs::remove_file(&ck);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_dlxc"))
+            .args(["run", "examples/queens.dlx", "-p", "n=16", "--count"])
+            .arg("--checkpoint")
+            .arg(&ck)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(500));
+        let sent = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let start = Instant::now();
+        let status = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break s;
+            }
+            if start.elapsed() > Duration::from_secs(20) {
+                let _ = child.kill();
+                panic!("{signal}: still running");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert_eq!(status.code(), Some(3), "{signal}: {status:?}");
+        let saved = std::fs::read_to_string(&ck).unwrap();
+        assert!(saved.contains("\"checksum\""), "{signal}: {saved}");
+    }
+}

@@ -37,6 +37,7 @@ use crate::syntax::ast::{self, Decl};
 
 mod cycles;
 mod error;
+pub mod lints;
 mod resolve;
 mod trailing_where;
 mod types;

@@ -261,7 +261,17 @@ pub fn execute(cmd: Command, out: &mut dyn Write, err: &mut dyn Write, style: Re
         },
     };
     busy(None);
-    if o.broken_pipe() {
+    o.flush();
+    if let Some(e) = o.write_failed() {
+        let r = crate::diag::report::Report::error(
+            Code::E0918,
+            format!("cannot write the output: {e}: the results are lost or cut short"),
+        )
+        .help("write the output where there is room (check the disk or the file it goes to)");
+        let e = Diagnostics::from(Box::new(r) as crate::diag::Diag);
+        report(&mut o, &e);
+        EXIT_BAD_INPUT
+    } else if o.broken_pipe() {
         EXIT_SOLVED
     } else if o.pictures_failed() {
         EXIT_BAD_INPUT

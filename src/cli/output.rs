@@ -2,7 +2,9 @@
 //!
 //! A closed pipe on the result stream (`dlxc run ... | head`) is not an error: the
 //! writer notes it, further output is dropped, and the command ends as if it had
-//! finished (ripgrep's habit).
+//! finished (ripgrep's habit). Any other write error (a full disk, `> /dev/full`) also
+//! stops the output, but the command then fails with E0918 and exit 2: an empty or cut
+//! result must not look like a job that succeeded.
 
 use std::io::{self, Write};
 
@@ -17,6 +19,8 @@ pub struct Out<'a> {
     err: &'a mut dyn Write,
     style: RenderStyle,
     broken: bool,
+    /// The write error that stopped the output, when it was not a closed pipe.
+    failed: Option<String>,
     /// The SVG pictures of the solutions shown, when asked for: written beside the
     /// text, so every place that prints a solution draws it too.
     pictures: Option<Pictures>,
@@ -36,6 +40,7 @@ impl<'a> Out<'a> {
             err,
             style,
             broken: false,
+            failed: None,
             pictures: None,
             clues: Vec::new(),
             scratch: String::new(),
@@ -111,13 +116,19 @@ impl<'a> Out<'a> {
         self.broken
     }
 
+    /// Why writing the results failed, when it failed otherwise than by a closed pipe
+    /// (reported by the command's end as E0918).
+    pub fn write_failed(&self) -> Option<&str> {
+        self.failed.as_deref()
+    }
+
     fn check(&mut self, r: io::Result<()>) {
         if let Err(e) = r
             && !self.broken
         {
             self.broken = true;
             if e.kind() != io::ErrorKind::BrokenPipe {
-                let _ = writeln!(self.err, "error: cannot write the output: {e}");
+                self.failed = Some(e.to_string());
             }
         }
     }

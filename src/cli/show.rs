@@ -285,15 +285,27 @@ pub(crate) fn finish(
     let st = &outcome.stats;
     let complete = !matches!(outcome.end, End::Cut(_));
     if s.json {
+        // A count stopped at `--limit N` is "at least N" (`N+` in text), not a count.
         let summary = json::Summary {
             solutions: st.solutions,
             nodes: st.nodes,
             updates: st.updates,
-            complete,
+            complete: complete && !(s.count && outcome.end == End::Stopped),
             seconds: st.elapsed.as_secs_f64(),
         };
         let mut extra = record_field(record);
         extra.extend(fields.iter().cloned());
+        // Why the search did not run to its end, in every mode.
+        let limited_by = match outcome.end {
+            End::Exhausted => None,
+            End::Stopped => Some("limit"),
+            End::Cut(crate::solve::Limit::Nodes) => Some("node limit"),
+            End::Cut(crate::solve::Limit::Time) => Some("time limit"),
+            End::Cut(crate::solve::Limit::Interrupted) => Some("interrupted"),
+        };
+        if let Some(why) = limited_by {
+            extra.push(("limited_by", serde_json::json!(why)));
+        }
         o.line(&json::summary(&summary, &extra));
     } else if s.count {
         o.line(&count_text(outcome));
@@ -401,8 +413,8 @@ pub(crate) fn compact(s: &SearchArgs) -> bool {
     s.json || s.count || s.value
 }
 
-/// The answer line of a record that has no solution, or that failed (`failed`: bad
-/// input, reported on stderr), so every record has its answer on stdout.
+/// The answer line of a record that has no solution, or `error` for one that failed
+/// (`failed`: bad input, reported on stderr), so every record has its line on stdout.
 pub(crate) fn no_solution_line(
     o: &mut Out<'_>,
     s: &SearchArgs,
@@ -411,8 +423,9 @@ pub(crate) fn no_solution_line(
     failed: bool,
 ) {
     if s.json {
+        // A record that failed was not answered: nothing about it is complete.
         let summary = jsonl::Summary {
-            complete: true,
+            complete: !failed,
             ..Default::default()
         };
         let mut extra = record_field(record);
@@ -425,6 +438,10 @@ pub(crate) fn no_solution_line(
             extra.push(("optimal", json!(false)));
         }
         o.line(&jsonl::summary(&summary, &extra));
+    } else if failed {
+        // Not "0" or the `--none` text: a reader of one line per record (a judge)
+        // would take that for the record's answer.
+        o.line("error");
     } else if s.count {
         o.line("0");
     } else {

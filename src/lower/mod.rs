@@ -350,6 +350,9 @@ impl<'m> Lowerer<'m> {
             if let Some(w) = empty_problem(&fam, model, src) {
                 lowerer.warnings.push(w);
             }
+            for w in crate::check::lints::lints(&fam, model, src) {
+                lowerer.warnings.push(w);
+            }
             uncoverable(&fam, &lowerer.env.src).map_err(Diagnostics::from)?;
             let mut forced = Vec::new();
             let mut errors = Diagnostics::new();
@@ -427,6 +430,9 @@ impl<'m> Lowerer<'m> {
                     self.warned = true;
                     self.warnings.extend(warnings);
                     if let Some(w) = empty_problem(&fam, model, &self.env.src) {
+                        self.warnings.push(w);
+                    }
+                    for w in crate::check::lints::lints(&fam, model, &self.env.src) {
                         self.warnings.push(w);
                     }
                 }

@@ -1,6 +1,6 @@
 use super::*;
-use crate::instance::paint::{PaintCell, Paints};
 use crate::diag::Code;
+use crate::instance::paint::{PaintCell, Paints};
 
 fn cell(layer: Option<i32>, row: i32, col: i32, text: &str) -> PaintCell {
     PaintCell {

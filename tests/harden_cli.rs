@@ -1,0 +1,122 @@
+//! Answers that must never look complete or successful when they are not: a count
+//! stopped at `--limit N`, output lost to a full disk, a data record that failed.
+
+#[path = "common/cli.rs"]
+mod cli;
+#[path = "common/golden.rs"]
+mod golden;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use cli::{dlxc, temp_file};
+
+#[test]
+fn a_count_stopped_at_its_limit_is_not_complete_in_json() {
+    let r = dlxc(&[
+        "run",
+        "examples/queens.dlx",
+        "--count",
+        "--limit",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    assert_eq!(v["solutions"], 2);
+    assert_eq!(v["complete"], false);
+    assert_eq!(v["limited_by"], "limit");
+    // An exact count says so, with no limit.
+    let r = dlxc(&[
+        "run",
+        "examples/queens.dlx",
+        "-p",
+        "n=6",
+        "--count",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    assert_eq!(
+        (v["solutions"].as_u64(), v["complete"].as_bool()),
+        (Some(4), Some(true))
+    );
+    assert!(v.get("limited_by").is_none(), "{v}");
+    // A count cut by the node limit names it.
+    let r = dlxc(&[
+        "run",
+        "examples/queens.dlx",
+        "-p",
+        "n=10",
+        "--count",
+        "--json",
+        "--node-limit",
+        "50",
+    ]);
+    assert_eq!(r.code, 3);
+    let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    assert_eq!(
+        (v["complete"].as_bool(), v["limited_by"].as_str()),
+        (Some(false), Some("node limit"))
+    );
+}
+
+#[test]
+fn output_to_a_full_disk_fails_with_e0918() {
+    if !Path::new("/dev/full").exists() {
+        return;
+    }
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_dlxc"))
+        .args(["run", "examples/queens.dlx", "-p", "n=8"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::from(full))
+        .output()
+        .unwrap();
+    let mut t = String::from_utf8_lossy(&out.stderr).into_owned();
+    t.push_str(&format!(
+        "--- exit code {}\n",
+        out.status.code().unwrap_or(-1)
+    ));
+    golden::check(Path::new("tests/ui/harden/E0918-dev-full.txt"), &t).unwrap();
+}
+
+#[test]
+fn a_failed_record_prints_error_not_the_no_solution_line() {
+    let first = "7 0 0 9 0 0 0 0 1\n1 0 0 0 0 5 9 0 0\n0 0 0 2 0 0 0 8 0\n\
+                 0 0 5 0 2 0 0 0 3\n0 0 0 0 0 0 6 4 8\n4 1 3 0 0 0 0 0 0\n\
+                 0 0 7 0 0 2 0 9 0\n2 0 1 0 6 0 8 0 4\n0 8 0 5 0 4 0 1 2";
+    let data = temp_file("ts.txt", &format!("{first}\n\n1 2 3\n"));
+    let d = data.to_str().unwrap();
+    let r = dlxc(&[
+        "run",
+        "examples/target-sudoku.dlx",
+        "--data",
+        d,
+        "--value",
+        "--none=-1",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", r.stdout);
+    assert_eq!(lines[1], "error");
+    let r = dlxc(&["run", "examples/target-sudoku.dlx", "--data", d, "--json"]);
+    let last: serde_json::Value = serde_json::from_str(r.stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(
+        (last["failed"].as_bool(), last["complete"].as_bool()),
+        (Some(true), Some(false))
+    );
+}
+
+#[test]
+fn check_says_one_line_on_success() {
+    let r = dlxc(&["check", "examples/queens.dlx"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stdout,
+        "ok: 4 item families, 1 option family; 46 items, 64 options with the defaults\n"
+    );
+}

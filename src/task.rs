@@ -561,7 +561,8 @@ fn memo_choice(r: &Request, mode: Mode) -> Result<Memo, Box<Report>> {
     Ok(match r.memo {
         // Auto stands aside where a plain count was asked for in a way only it
         // serves: shards, checkpoints, progress, a count up to a limit, classes.
-        Memo::Auto if spread.is_some() || r.up_to_symmetry => Memo::Off,
+        // A node limit is a statement about the visiting search's tree, too.
+        Memo::Auto if spread.is_some() || r.up_to_symmetry || r.node_limit.is_some() => Memo::Off,
         m => m,
     })
 }

@@ -211,6 +211,51 @@ struct SearchFlags {
     /// one solution of each class that the symmetries turn into one another.
     #[arg(long)]
     up_to_symmetry: bool,
+    /// With --count: remember the count of each subproblem (Knuth's Algorithm Z), so
+    /// that tilings and matchings count in milliseconds. `auto` (the default) runs it
+    /// when a short probe sees subproblems repeat.
+    #[arg(long, value_enum, default_value_t = MemoFlag::Auto)]
+    memo: MemoFlag,
+    /// The memo count's item order: `declared` (the first open item as declared: a
+    /// board's frontier), `band` (a breadth-first order that keeps each option's
+    /// items close) or `mrv` (the item with fewest options). Default: `declared`,
+    /// or `band` where it keeps the options' items at least twice as close.
+    #[arg(long, value_enum, value_name = "ORDER")]
+    memo_order: Option<MemoOrderFlag>,
+    /// Print K solutions drawn uniformly at random (each exactly uniform over all
+    /// solutions, weighted by the memo counts).
+    #[arg(long, value_name = "K")]
+    sample: Option<u64>,
+    /// The seed of --sample (the same seed draws the same samples).
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
+    /// With --count: write the solutions to FILE as a ZDD in the text format of
+    /// Knuth's ZDD programs (one node a line: `id:(lo,hi)`; see docs/counting.md).
+    #[arg(long, value_name = "FILE")]
+    zdd: Option<PathBuf>,
+}
+
+/// `--memo`.
+#[derive(ValueEnum, Clone, Copy, Debug)]
+enum MemoFlag {
+    /// When a probe sees subproblems repeat.
+    Auto,
+    /// Always.
+    On,
+    /// Never: visit every solution.
+    Off,
+}
+
+/// `--memo-order`.
+#[derive(ValueEnum, Clone, Copy, Debug)]
+enum MemoOrderFlag {
+    /// The first open primary item, in declaration order.
+    Declared,
+    /// The first open primary item in a breadth-first order that keeps each
+    /// option's items close (Cuthill-McKee).
+    Band,
+    /// The primary item with the fewest options that fit.
+    Mrv,
 }
 
 /// SVG pictures of the painted solutions (`dlxc run` only: only models paint).
@@ -367,6 +412,21 @@ impl From<SearchFlags> for SearchArgs {
             progress_asked: s.progress,
             up_to_symmetry: s.up_to_symmetry,
             pictures: PictureArgs::default(),
+            memo: dlxc::cli::MemoArgs {
+                memo: match s.memo {
+                    MemoFlag::Auto => dlxc::task::Memo::Auto,
+                    MemoFlag::On => dlxc::task::Memo::On,
+                    MemoFlag::Off => dlxc::task::Memo::Off,
+                },
+                order: s.memo_order.map(|o| match o {
+                    MemoOrderFlag::Declared => dlxc::solve::memo::Order::Declared,
+                    MemoOrderFlag::Band => dlxc::solve::memo::Order::Band,
+                    MemoOrderFlag::Mrv => dlxc::solve::memo::Order::Mrv,
+                }),
+                sample: s.sample,
+                seed: s.seed,
+                zdd: s.zdd,
+            },
         }
     }
 }

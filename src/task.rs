@@ -63,6 +63,9 @@ pub enum Mode {
     /// The number of solutions, or, with `Some(n)`, whether there are at least `n`
     /// (the search stops at the n-th).
     Count(Option<u64>),
+    /// This many solutions drawn uniformly at random (`--sample K`), by the memo
+    /// counts.
+    Sample(u64),
 }
 
 impl Mode {
@@ -76,7 +79,7 @@ impl Mode {
         match self {
             Mode::First => Some(1),
             Mode::Limit(k) | Mode::Count(Some(k)) => Some(u128::from(k)),
-            Mode::All | Mode::Count(None) => None,
+            Mode::All | Mode::Count(None) | Mode::Sample(_) => None,
         }
     }
 
@@ -127,7 +130,32 @@ pub struct Request {
     pub time_limit: Option<Duration>,
     /// `--node-limit`.
     pub node_limit: Option<u64>,
+    /// `--memo auto|on|off`.
+    pub memo: Memo,
+    /// `--memo-order`, when given.
+    pub memo_order: Option<crate::solve::memo::Order>,
+    /// `--sample K`.
+    pub sample: Option<u64>,
+    /// `--seed S`.
+    pub seed: Option<u64>,
+    /// `--zdd FILE`.
+    pub zdd: Option<PathBuf>,
 }
+
+/// Whether a count remembers its subproblems (`--memo`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Memo {
+    /// When a short probe sees states repeat (the default).
+    #[default]
+    Auto,
+    /// Always.
+    On,
+    /// Never: every solution is visited.
+    Off,
+}
+
+/// The seed of `--sample` when none is given: the same samples every run.
+pub const SEED: u64 = 0x5EED;
 
 /// What the model is, as far as the task cares: known after checking, before lowering.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -165,6 +193,16 @@ pub struct Task {
     pub time_limit: Option<Duration>,
     /// Stop after this many nodes.
     pub node_limit: Option<u64>,
+    /// Whether a count (or a sample) remembers its subproblems: never `Auto` with
+    /// a flag that only a plain count takes (shards, checkpoints, progress, threads
+    /// asked for explicitly are refused with `On` and turn `Auto` off).
+    pub memo: Memo,
+    /// The memo search's item order, when fixed by `--memo-order`.
+    pub memo_order: Option<crate::solve::memo::Order>,
+    /// The seed of the samples.
+    pub seed: u64,
+    /// Where to write the solutions as a ZDD.
+    pub zdd: Option<PathBuf>,
 }
 
 /// The most shards a count can be split into (`--shard K/N`): the split aims for 64
@@ -204,10 +242,12 @@ impl Task {
             (false, Some(k), false) => Mode::Limit(k),
             (false, None, false) => Mode::First,
         };
+        let mode = memo_mode(r, mode)?;
         if !mode.counts() {
             let listing = match mode {
                 Mode::All => "--all lists solutions",
                 Mode::Limit(_) => "--limit without --count lists solutions",
+                Mode::Sample(_) => "--sample draws solutions",
                 _ => "the run shows its first solution",
             };
             for (given, flag, does) in [
@@ -269,8 +309,13 @@ impl Task {
                 "count up to symmetry in one run (on every core with --threads), or leave --up-to-symmetry out",
             ));
         }
+        let memo = memo_choice(r, mode)?;
         Ok(Task {
             mode,
+            memo,
+            memo_order: r.memo_order,
+            seed: r.seed.unwrap_or(SEED),
+            zdd: r.zdd.clone(),
             up_to_symmetry: r.up_to_symmetry,
             engine: r.engine,
             threads: r.threads.max(1),
@@ -287,6 +332,16 @@ impl Task {
 
     /// Checks the task against what the model is, before it is lowered.
     pub fn fit(&self, t: &Traits) -> Result<(), Box<Report>> {
+        if t.objective
+            && let Some(flag) = self.memo_flag()
+        {
+            return Err(memo_refusal(
+                Code::E0952,
+                flag,
+                "the model has an objective, and the memo counts plain solutions",
+                "leave the option out: a model with an objective is optimized by branch and bound",
+            ));
+        }
         if self.up_to_symmetry {
             if t.file {
                 return Err(Box::new(crate::symmetry::classes::no_symmetry(
@@ -358,6 +413,20 @@ impl Task {
         }
     }
 
+    /// The first memo flag that asks for a memo search outright (`--memo on`,
+    /// `--sample`, `--zdd`), if any.
+    pub fn memo_flag(&self) -> Option<&'static str> {
+        if matches!(self.mode, Mode::Sample(_)) {
+            Some("--sample")
+        } else if self.zdd.is_some() {
+            Some("--zdd")
+        } else if self.memo == Memo::On {
+            Some("--memo on")
+        } else {
+            None
+        }
+    }
+
     /// Whether the count keeps its state in a file (checkpoints or a resumed one).
     pub fn keeps_state(&self) -> bool {
         self.checkpoint.is_some() || self.resume.is_some()
@@ -368,6 +437,154 @@ impl Task {
     pub fn listing_threads(&self) -> usize {
         if self.mode.many() { self.threads } else { 1 }
     }
+}
+
+/// A refusal of a memo flag, with its code (E0950-E0953).
+fn memo_refusal(code: Code, what: &str, why: &str, help: &str) -> Box<Report> {
+    Box::new(Report::error(code, format!("{what} cannot be used here: {why}")).help(help))
+}
+
+/// The mode with `--sample K`, or the refusal of `--sample` and `--seed` where they
+/// do not apply (E0953).
+fn memo_mode(r: &Request, mode: Mode) -> Result<Mode, Box<Report>> {
+    let Some(k) = r.sample else {
+        if r.seed.is_some() {
+            return Err(memo_refusal(
+                Code::E0953,
+                "--seed",
+                "it seeds the random draws of --sample, and no --sample K is asked",
+                "add --sample K to draw K random solutions, or leave --seed out",
+            ));
+        }
+        return Ok(mode);
+    };
+    if mode != Mode::First {
+        let other = match mode {
+            Mode::All => "--all",
+            Mode::Limit(_) => "--limit",
+            _ => "--count",
+        };
+        return Err(memo_refusal(
+            Code::E0953,
+            &format!("--sample with {other}"),
+            &format!("--sample draws K solutions at random, and {other} asks for others"),
+            "keep one of them",
+        ));
+    }
+    if r.memo == Memo::Off {
+        return Err(memo_refusal(
+            Code::E0953,
+            "--sample with --memo off",
+            "the draws are weighted by the memo counts, without which they would not be uniform",
+            "leave --memo off out",
+        ));
+    }
+    if k == 0 {
+        return Err(memo_refusal(
+            Code::E0953,
+            "--sample 0",
+            "it draws no solution",
+            "ask for at least one: --sample 1",
+        ));
+    }
+    Ok(Mode::Sample(k))
+}
+
+/// Whether the count runs by memo, or the refusal of a memo flag where no memo search
+/// runs (E0950), with a flag only a plain count takes (E0951), or with a search up to
+/// symmetry (E0952).
+fn memo_choice(r: &Request, mode: Mode) -> Result<Memo, Box<Report>> {
+    let sampling = matches!(mode, Mode::Sample(_));
+    let memo_runs = mode.counts() || sampling;
+    let forced = if sampling {
+        Some("--sample")
+    } else if r.zdd.is_some() {
+        Some("--zdd")
+    } else if r.memo == Memo::On {
+        Some("--memo on")
+    } else {
+        None
+    };
+    if !memo_runs
+        && let Some(flag) = [
+            (r.memo == Memo::On, "--memo on"),
+            (r.memo_order.is_some(), "--memo-order"),
+            (r.zdd.is_some(), "--zdd"),
+        ]
+        .iter()
+        .find_map(|&(given, flag)| given.then_some(flag))
+    {
+        return Err(memo_refusal(
+            Code::E0950,
+            flag,
+            "the memo is for counts (--count) and random draws (--sample), and this run lists solutions",
+            &format!("add --count, or leave {flag} out"),
+        ));
+    }
+    if r.memo == Memo::Off
+        && let Some(flag) = [
+            (r.memo_order.is_some(), "--memo-order"),
+            (r.zdd.is_some(), "--zdd"),
+        ]
+        .iter()
+        .find_map(|&(given, flag)| given.then_some(flag))
+    {
+        return Err(memo_refusal(
+            Code::E0950,
+            &format!("{flag} with --memo off"),
+            "it is a setting of the memo count, and --memo off counts without it",
+            "leave one of them out",
+        ));
+    }
+    if r.zdd.is_some() && r.memo_order == Some(crate::solve::memo::Order::Mrv) {
+        return Err(memo_refusal(
+            Code::E0950,
+            "--zdd with --memo-order mrv",
+            "a ZDD takes its options in one fixed order on every path, which the declared item order gives and MRV does not",
+            "leave --memo-order out (the ZDD is written with the declared order)",
+        ));
+    }
+    let spread = [
+        (r.shard.is_some(), "--shard"),
+        (r.checkpoint.is_some(), "--checkpoint"),
+        (r.resume.is_some(), "--resume"),
+        (r.progress, "--progress"),
+        (matches!(mode, Mode::Count(Some(_))), "--limit"),
+    ]
+    .iter()
+    .find_map(|&(given, flag)| given.then_some(flag));
+    if let (Some(asked), Some(flag)) = (
+        forced.or((r.memo_order.is_some()).then_some("--memo-order")),
+        spread,
+    ) {
+        return Err(memo_refusal(
+            Code::E0951,
+            &format!("{asked} with {flag}"),
+            &format!(
+                "the memo count is one search with one table, and {flag} splits, saves, watches or stops the visiting count"
+            ),
+            &format!(
+                "leave {flag} out (the memo count takes seconds where the visiting count takes hours), or count with --memo off"
+            ),
+        ));
+    }
+    if r.up_to_symmetry
+        && let Some(asked) = forced.or((r.memo_order.is_some()).then_some("--memo-order"))
+    {
+        return Err(memo_refusal(
+            Code::E0952,
+            &format!("{asked} with --up-to-symmetry"),
+            "the memo counts every solution, and --up-to-symmetry keeps one of each class",
+            &format!("leave --up-to-symmetry out, or leave {asked} out"),
+        ));
+    }
+    Ok(match r.memo {
+        // Auto stands aside where a plain count was asked for in a way only it
+        // serves: shards, checkpoints, progress, a count up to a limit, classes.
+        // A node limit is a statement about the visiting search's tree, too.
+        Memo::Auto if spread.is_some() || r.up_to_symmetry || r.node_limit.is_some() => Memo::Off,
+        m => m,
+    })
 }
 
 #[cfg(test)]

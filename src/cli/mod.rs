@@ -16,6 +16,7 @@
 mod checkpoint;
 mod estimate;
 mod fmt;
+mod memo;
 mod merge;
 mod output;
 mod picture;
@@ -93,6 +94,23 @@ pub struct SearchArgs {
     pub up_to_symmetry: bool,
     /// SVG pictures of the solutions shown (`--svg`, `--svg-dir`; `dlxc run` only).
     pub pictures: PictureArgs,
+    /// `--memo`, `--memo-order`, `--sample`, `--seed`, `--zdd`.
+    pub memo: MemoArgs,
+}
+
+/// The memo count's flags: whether it runs, its item order, random draws, the ZDD.
+#[derive(Clone, Debug, Default)]
+pub struct MemoArgs {
+    /// `--memo auto|on|off`.
+    pub memo: crate::task::Memo,
+    /// `--memo-order`.
+    pub order: Option<crate::solve::memo::Order>,
+    /// `--sample K`.
+    pub sample: Option<u64>,
+    /// `--seed S`.
+    pub seed: Option<u64>,
+    /// `--zdd FILE`.
+    pub zdd: Option<PathBuf>,
 }
 
 impl SearchArgs {
@@ -113,6 +131,11 @@ impl SearchArgs {
             progress: self.progress_asked,
             time_limit: self.time_limit.map(seconds),
             node_limit: self.node_limit,
+            memo: self.memo.memo,
+            memo_order: self.memo.order,
+            sample: self.memo.sample,
+            seed: self.memo.seed,
+            zdd: self.memo.zdd.clone(),
         }
     }
 }

@@ -138,6 +138,7 @@ impl<'o, 'w, 'a> Shown<'o, 'w, 'a> {
                 let goal = self.objective.unwrap_or(Objective::MinimizeCost);
                 optimum(self.o, out, self.compiled, goal, self.s, self.record)
             }
+            Answer::Memo(m) => super::memo::finish(self.o, m, self.s, self.record),
         }
     }
 }
@@ -191,6 +192,10 @@ impl Sink for Shown<'_, '_, '_> {
     fn resume(&mut self, path: &Path, fingerprint: &str, options: usize) -> Result<Saved, Failure> {
         let identity = self.identity(fingerprint);
         checkpoint::read(self.o, path, &identity, options).ok_or(Failure::Reported)
+    }
+
+    fn zdd(&mut self, path: &Path, zdd: &crate::solve::memo::zdd::Zdd) -> Result<(), Failure> {
+        super::memo::write_zdd(path, zdd)
     }
 
     fn save(&mut self, path: &Path, fingerprint: &str, frontier: &Frontier) {

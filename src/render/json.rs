@@ -33,24 +33,34 @@ pub struct Summary {
 
 /// The summary object: `{"type":"summary","solutions":..,"nodes":..,"updates":..,"complete":..}`.
 ///
-/// Solution counts beyond `u64` are written as strings, since JSON readers commonly
-/// lose precision past 2^53 anyway and cannot hold a u128 at all.
+/// Solution counts past 2^53 - 1 (the largest integer a JSON reader that holds numbers
+/// as doubles keeps exactly) are written as strings of decimal digits.
 pub fn summary(s: &Summary, extra: &[(&str, Json)]) -> String {
     let mut m = Map::new();
     m.insert("type".into(), json!("summary"));
     for (k, v) in extra {
         m.insert((*k).to_string(), v.clone());
     }
-    let solutions = match u64::try_from(s.solutions) {
-        Ok(n) => json!(n),
-        Err(_) => json!(s.solutions.to_string()),
-    };
+    let solutions = count_value(&s.solutions.to_string());
+
     m.insert("solutions".into(), solutions);
     m.insert("nodes".into(), json!(s.nodes));
     m.insert("updates".into(), json!(s.updates));
     m.insert("complete".into(), json!(s.complete));
     m.insert("seconds".into(), json!((s.seconds * 1e6).round() / 1e6));
     Json::Object(m).to_string()
+}
+
+/// The largest integer every JSON reader keeps exactly (2^53 - 1).
+pub const SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+/// A count in decimal digits as JSON: a number up to [`SAFE_INTEGER`], a string of
+/// its digits past it (a reader that holds numbers as doubles would round it).
+pub fn count_value(digits: &str) -> Json {
+    match digits.parse::<u64>() {
+        Ok(n) if n <= SAFE_INTEGER => json!(n),
+        _ => json!(digits),
+    }
 }
 
 #[cfg(test)]

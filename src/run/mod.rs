@@ -20,6 +20,7 @@
 
 mod count;
 pub mod estimate;
+pub mod memo;
 
 pub use count::count_parts;
 
@@ -81,6 +82,14 @@ pub trait Sink {
         ))))
     }
 
+    /// Writes the solutions of a memo count as a ZDD to `path` (`--zdd`).
+    fn zdd(&mut self, _path: &Path, _zdd: &crate::solve::memo::zdd::Zdd) -> Result<(), Failure> {
+        Err(Failure::Report(Box::new(Report::error(
+            Code::E0950,
+            "--zdd cannot be used here: this front end writes no files",
+        ))))
+    }
+
     /// Writes a checkpoint of a count to `path` (the task's `checkpoint`): the whole
     /// count so far, earlier runs included, and what is left.
     fn save(&mut self, _path: &Path, _fingerprint: &str, _frontier: &Frontier) {}
@@ -117,6 +126,8 @@ pub enum Answer {
     },
     /// An optimizing search.
     Optimized(Optimum),
+    /// A count by memo, or solutions drawn by its counts (`--sample`).
+    Memo(memo::Memoed),
 }
 
 impl Answer {
@@ -126,6 +137,7 @@ impl Answer {
         match self {
             Answer::Searched { outcome, .. } => matches!(outcome.end, End::Cut(_)),
             Answer::Optimized(o) => matches!(o.end, End::Cut(_)),
+            Answer::Memo(m) => matches!(m.end, End::Cut(_)),
         }
     }
 }
@@ -230,6 +242,9 @@ impl Runner {
         if self.task.up_to_symmetry {
             return up_to_symmetry(&self.task, inst, &config, sink);
         }
+        if let Some(answer) = memo::run(&self.task, inst, &config, sink)? {
+            return Ok(answer);
+        }
         let task = self.task.clone();
         let engine = self.task.engine;
         let solver = match self.engine(inst, |p| {
@@ -321,8 +336,34 @@ fn up_to_symmetry(
     })
 }
 
+/// Counts the solutions of `inst` exactly, however many there are (by memo when it
+/// pays, else on every core): the count, and whether the search ran to its end.
+pub fn count_exact(
+    inst: &Instance,
+    threads: usize,
+) -> Result<(crate::solve::memo::Count, bool), Failure> {
+    let task = Task::new(&crate::task::Request {
+        count: true,
+        threads,
+        ..Default::default()
+    })
+    .map_err(Failure::Report)?;
+    match Runner::new(task).run(inst, &mut Quiet)? {
+        Answer::Memo(m) => Ok((m.count, !matches!(m.end, crate::solve::End::Cut(_)))),
+        Answer::Searched { outcome, .. } => Ok((
+            crate::solve::memo::Count::Big(outcome.stats.solutions.into()),
+            !matches!(outcome.end, crate::solve::End::Cut(_)),
+        )),
+        Answer::Optimized(o) => Ok((
+            crate::solve::memo::Count::Small(o.solutions.len() as u64),
+            !matches!(o.end, crate::solve::End::Cut(_)),
+        )),
+    }
+}
+
 /// Counts the solutions of `inst` on every core this process may use: the one-call
-/// count behind the crate's front door.
+/// count behind the crate's front door. A count past 2^128 (only the memo reaches
+/// one) is refused with E0954: [`count_exact`] returns it whole.
 pub fn count(inst: &Instance, threads: usize) -> Result<Outcome, Failure> {
     let task = Task::new(&crate::task::Request {
         count: true,
@@ -338,6 +379,25 @@ pub fn count(inst: &Instance, threads: usize) -> Result<Outcome, Failure> {
                 ..o.stats
             },
             end: o.end,
+        }),
+        Answer::Memo(m) => Ok(Outcome {
+            stats: crate::solve::Stats {
+                solutions: m.count.to_u128().ok_or_else(|| {
+                    Failure::Report(Box::new(
+                        Report::error(
+                            Code::E0954,
+                            format!("the count {} does not fit in 128 bits", m.count),
+                        )
+                        .help(
+                            "count with `dlxc::run::count_exact`, which returns the whole number",
+                        ),
+                    ))
+                })?,
+                nodes: m.stats.nodes,
+                updates: 0,
+                elapsed: m.stats.elapsed,
+            },
+            end: m.end,
         }),
     }
 }

@@ -46,6 +46,7 @@ mod engine;
 pub mod estimate;
 mod links;
 mod mcc;
+pub mod memo;
 pub mod optimize;
 pub mod parallel;
 pub mod reduce;

@@ -1,0 +1,232 @@
+//! Counting by memo from the command line: exact counts of tilings past 2^64 and
+//! 2^128 (checked against a closed form and published values), the memo against the
+//! visiting count, random draws, and the refusals of the memo flags (golden files
+//! under `tests/ui/memo/`, bless with `DLXC_BLESS=1`).
+
+#[path = "common/cli.rs"]
+mod cli;
+#[path = "common/golden.rs"]
+mod golden;
+
+use std::path::Path;
+
+use cli::dlxc;
+use num_bigint::BigUint;
+
+const UI: &str = "tests/ui/memo";
+
+/// The count `dlxc` prints for `args` with `--count` and the memo setting `memo`.
+fn count(args: &[&str], memo: &str) -> String {
+    let mut all = args.to_vec();
+    all.extend(["--count", "--memo", memo]);
+    let r = dlxc(&all);
+    assert!(r.code <= 1, "{all:?}: {}", r.stderr);
+    r.stdout.trim().to_string()
+}
+
+fn dominoes(rows: u32, cols: u32) -> String {
+    let (r, c) = (format!("rows={rows}"), format!("cols={cols}"));
+    count(&["run", "examples/dominoes.dlx", "-p", &r, "-p", &c], "on")
+}
+
+/// The n-th Fibonacci number (F(1) = F(2) = 1), in big integers.
+fn fibonacci(n: u32) -> BigUint {
+    let (mut a, mut b) = (BigUint::from(0u32), BigUint::from(1u32));
+    for _ in 0..n {
+        let c = &a + &b;
+        a = b;
+        b = c;
+    }
+    a
+}
+
+#[test]
+fn domino_tilings_are_exact_past_64_and_128_bits() {
+    // OEIS A004003 (square boards) and A028468 (6 x 2n).
+    assert_eq!(dominoes(8, 8), "12988816");
+    assert_eq!(dominoes(6, 12), "106912793");
+    assert_eq!(dominoes(10, 10), "258584046368");
+    assert_eq!(dominoes(12, 12), "53060477521960000");
+    // A 2 x n strip has F(n + 1) tilings: 2 x 200 is past 2^128, whichever way the
+    // board is declared (the band order takes the short side).
+    let want = fibonacci(201);
+    assert!(want.bits() > 128);
+    assert_eq!(dominoes(2, 200), want.to_string());
+    assert_eq!(dominoes(200, 2), want.to_string());
+}
+
+#[test]
+fn the_taocp_board_is_exact_past_64_bits() {
+    // TAOCP 7.1.4: monominoes, dominoes and trominoes on the 8x8 board.
+    let got = count(&["run", "examples/taocp-tiling.dlx"], "auto");
+    assert_eq!(got, "92109458286284989468604");
+    // A small board against the visiting count.
+    let small = ["run", "examples/taocp-tiling.dlx", "-p", "n=4"];
+    assert_eq!(count(&small, "on"), count(&small, "off"));
+}
+
+#[test]
+fn memo_counts_equal_visiting_counts_on_the_examples() {
+    for args in [
+        &["run", "examples/queens.dlx", "-p", "n=7"][..],
+        &["run", "examples/langford.dlx", "-p", "n=7"],
+        &["run", "examples/graph-coloring.dlx"],
+        &[
+            "run",
+            "examples/dominoes.dlx",
+            "-p",
+            "rows=4",
+            "-p",
+            "cols=5",
+        ],
+        &["run", "examples/exact-cover.dlx"],
+    ] {
+        for order in ["declared", "band", "mrv"] {
+            let mut a = args.to_vec();
+            a.extend(["--memo-order", order]);
+            assert_eq!(count(&a, "on"), count(args, "off"), "{args:?} {order}");
+        }
+    }
+}
+
+#[test]
+fn big_counts_are_strings_in_json_and_stats_say_memo() {
+    let r = dlxc(&[
+        "run",
+        "examples/taocp-tiling.dlx",
+        "--count",
+        "--json",
+        "--stats",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    assert_eq!(v["solutions"], "92109458286284989468604");
+    assert_eq!(v["complete"], true);
+    assert_eq!(v["memo"]["order"], "declared");
+    assert!(r.stderr.contains("engine: memo"), "{}", r.stderr);
+    let small = dlxc(&["run", "examples/dominoes.dlx", "--count", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(small.stdout.trim()).unwrap();
+    assert_eq!(v["solutions"], 12988816);
+}
+
+#[test]
+fn a_cut_memo_count_is_a_lower_bound() {
+    let r = dlxc(&[
+        "run",
+        "examples/taocp-tiling.dlx",
+        "--count",
+        "--memo",
+        "on",
+        "--node-limit",
+        "1000",
+    ]);
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(r.stdout.trim().ends_with('+'), "{}", r.stdout);
+    assert!(r.stderr.contains("incomplete"), "{}", r.stderr);
+}
+
+#[test]
+fn samples_repeat_with_their_seed() {
+    let run = |seed: &str| {
+        let r = dlxc(&[
+            "run",
+            "examples/dominoes.dlx",
+            "-p",
+            "rows=4",
+            "-p",
+            "cols=4",
+            "--sample",
+            "5",
+            "--seed",
+            seed,
+            "--json",
+        ]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        // The solutions, without the summary (its time differs from run to run).
+        let mut lines: Vec<String> = r.stdout.lines().map(str::to_string).collect();
+        let summary = lines.pop().unwrap();
+        (lines, summary)
+    };
+    let ((a, summary), (b, _), (c, _)) = (run("1"), run("1"), run("2"));
+    assert_eq!(a, b);
+    assert_ne!(a, c);
+    assert_eq!(a.len(), 5, "{a:?}");
+    let summary: serde_json::Value = serde_json::from_str(&summary).unwrap();
+    assert_eq!(
+        (summary["solutions"].clone(), summary["samples"].clone()),
+        (36.into(), 5.into())
+    );
+}
+
+#[test]
+fn goldens_of_the_memo_refusals() {
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "E0950-memo-on-a-listing",
+            &["run", "examples/dominoes.dlx", "--all", "--memo", "on"],
+        ),
+        (
+            "E0950-zdd-with-mrv",
+            &[
+                "run",
+                "examples/dominoes.dlx",
+                "--count",
+                "--zdd",
+                "/nonexistent/never-written",
+                "--memo-order",
+                "mrv",
+            ],
+        ),
+        (
+            "E0951-memo-with-a-shard",
+            &[
+                "run",
+                "examples/dominoes.dlx",
+                "--count",
+                "--memo",
+                "on",
+                "--shard",
+                "1/2",
+            ],
+        ),
+        (
+            "E0952-sample-with-objective",
+            &["run", "examples/matchsticks.dlx", "--sample", "3"],
+        ),
+        (
+            "E0953-seed-without-sample",
+            &["run", "examples/dominoes.dlx", "--seed", "7"],
+        ),
+        (
+            "E0955-zdd-not-written",
+            &[
+                "run",
+                "examples/dominoes.dlx",
+                "--count",
+                "--zdd",
+                "/nonexistent/dominoes.zdd",
+            ],
+        ),
+        (
+            "E0953-sample-with-memo-off",
+            &[
+                "run",
+                "examples/dominoes.dlx",
+                "--sample",
+                "2",
+                "--memo",
+                "off",
+            ],
+        ),
+    ];
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|(name, args)| {
+            let path = Path::new(UI).join(format!("{name}.stderr"));
+            golden::check(&path, &dlxc(args).transcript())
+                .err()
+                .map(|e| e.to_string())
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

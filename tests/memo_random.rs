@@ -1,0 +1,262 @@
+//! The memo count against the visiting count on thousands of random problems (plain,
+//! colored, with multiplicities, with forced options, with a table so small that it
+//! fills), big counts against a closed form, the uniformity of `--sample`'s draws (a
+//! chi-square test with a fixed seed: deterministic), and the ZDD read back.
+
+#[path = "common/golden.rs"]
+mod golden;
+#[path = "common/rng.rs"]
+mod rng;
+
+use std::path::Path;
+
+use dlxc::instance::Instance;
+use dlxc::problem::{Bounds, OptionId, Problem, ProblemBuilder};
+use dlxc::run::{Answer, Failure, Runner, Sink};
+use dlxc::solve::Flow;
+use dlxc::solve::memo::{self, Counter, Limits, Order};
+use dlxc::task::{Memo, Request, Task};
+use num_bigint::BigUint;
+use rng::Rng;
+
+/// A random problem: 2 to 7 primary items (some with multiplicities when `bounds`),
+/// up to 3 secondary items, some options coloring them.
+fn random(rng: &mut Rng, bounds: bool) -> Problem {
+    let mut b = ProblemBuilder::new();
+    let np = 2 + rng.below(6) as usize;
+    let ns = rng.below(4) as usize;
+    for i in 0..np {
+        let name = format!("p{i}");
+        match if bounds { rng.below(6) } else { 5 } {
+            0 => b.primary_bounded(name, Bounds { lo: 0, hi: Some(2) }),
+            1 => b.primary_bounded(name, Bounds { lo: 1, hi: Some(3) }),
+            2 => b.primary_bounded(name, Bounds { lo: 2, hi: Some(2) }),
+            3 => b.primary_bounded(name, Bounds { lo: 1, hi: None }),
+            _ => b.primary([name]),
+        };
+    }
+    b.secondary((0..ns).map(|i| format!("s{i}")));
+    for _ in 0..3 + rng.below(12) {
+        let mut items = Vec::new();
+        for i in 0..np {
+            if rng.below(3) == 0 {
+                items.push(format!("p{i}"));
+            }
+        }
+        if items.is_empty() {
+            items.push(format!("p{}", rng.below(np as u64)));
+        }
+        for i in 0..ns {
+            match rng.below(4) {
+                0 => items.push(format!("s{i}")),
+                1 => items.push(format!("s{i}:{}", ["red", "blue"][rng.below(2) as usize])),
+                _ => {}
+            }
+        }
+        b.option(items);
+    }
+    b.build()
+}
+
+/// The count of `inst` by `task`'s settings.
+fn count(inst: &Instance, memo: Memo, threads: usize) -> Result<String, Failure> {
+    let task = Task::new(&Request {
+        count: true,
+        memo,
+        threads,
+        ..Request::default()
+    })
+    .unwrap();
+    Ok(match Runner::new(task).run(inst, &mut dlxc::run::Quiet)? {
+        Answer::Memo(m) => m.count.to_string(),
+        Answer::Searched { outcome, .. } => outcome.stats.solutions.to_string(),
+        Answer::Optimized(_) => unreachable!("no objective"),
+    })
+}
+
+#[test]
+fn memo_counts_equal_visiting_counts_on_random_problems() {
+    let mut rng = Rng(0x00de_c0de_5eed);
+    let mut nonzero = 0;
+    for round in 0..4000 {
+        let p = random(&mut rng, round % 2 == 1);
+        let mut inst = Instance::of_problem(p);
+        // Forced options, now and then (clashing ones too).
+        if round % 3 == 0 {
+            let n = inst.problem().options.len() as u64;
+            inst.forced = vec![OptionId(rng.below(n) as u32)];
+            if round % 9 == 0 {
+                inst.forced.push(OptionId(rng.below(n) as u32));
+            }
+        }
+        let plain = count(&inst, Memo::Off, 1);
+        let threads = [1, 2, 8][round % 3];
+        let memo = count(&inst, Memo::On, threads);
+        match (&plain, &memo) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "round {round}: {:?}", inst.forced),
+            (Err(Failure::Clash(a)), Err(Failure::Clash(b))) => {
+                assert_eq!((a.first, a.second), (b.first, b.second), "round {round}")
+            }
+            _ => panic!("round {round}: {plain:?} against {memo:?}"),
+        }
+        nonzero += usize::from(plain.as_ref().is_ok_and(|c| c != "0"));
+        // Every order, and a table so small it fills.
+        if inst.forced.is_empty() {
+            for order in [Order::Declared, Order::Band, Order::Mrv] {
+                for bytes in [1 << 16, 200] {
+                    let (c, _) = memo::count(inst.problem(), order, bytes);
+                    assert_eq!(
+                        Ok(c.to_string()),
+                        plain.as_ref().map(String::clone).map_err(|_| ()),
+                        "round {round} {order:?} {bytes}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(nonzero > 1000, "only {nonzero} problems had solutions");
+}
+
+/// The 2 x n strip of dominoes, its cells declared column by column.
+fn strip(n: usize) -> Problem {
+    let mut b = ProblemBuilder::new();
+    for c in 0..n {
+        b.primary([format!("a{c}"), format!("b{c}")]);
+    }
+    for c in 0..n {
+        b.option([format!("a{c}"), format!("b{c}")]);
+        if c + 1 < n {
+            b.option([format!("a{c}"), format!("a{}", c + 1)]);
+            b.option([format!("b{c}"), format!("b{}", c + 1)]);
+        }
+    }
+    b.build()
+}
+
+#[test]
+fn strips_count_fibonacci_numbers_past_128_bits() {
+    let (mut a, mut b) = (BigUint::from(1u32), BigUint::from(2u32));
+    for n in 1..=300 {
+        // a = F(n + 1): the tilings of the 2 x n strip.
+        let (c, _) = memo::count(&strip(n), Order::Declared, 1 << 24);
+        assert_eq!(c.to_big(), a, "2 x {n}");
+        let next = &a + &b;
+        a = std::mem::replace(&mut b, next);
+    }
+    assert!(a.bits() > 200);
+}
+
+#[test]
+fn a_count_past_128_bits_is_refused_by_the_u128_count() {
+    let inst = Instance::of_problem(strip(200));
+    let Err(Failure::Report(r)) = dlxc::run::count(&inst, 1) else {
+        panic!("the count past 2^128 was not refused");
+    };
+    let text = format!("{}\n{r}\n", miette::Diagnostic::code(&*r).unwrap());
+    golden::check(
+        Path::new("tests/ui/memo/E0954-count-past-128-bits.txt"),
+        &text,
+    )
+    .unwrap();
+    let (whole, complete) = dlxc::run::count_exact(&inst, 1).unwrap();
+    assert!(complete);
+    assert_eq!(
+        whole.to_string(),
+        "453973694165307953197296969697410619233826"
+    );
+}
+
+/// Collects the solutions drawn.
+struct Draws(Vec<Vec<OptionId>>);
+
+impl Sink for Draws {
+    fn solution(&mut self, chosen: &[OptionId]) -> Flow {
+        let mut s = chosen.to_vec();
+        s.sort_unstable();
+        self.0.push(s);
+        Flow::Continue
+    }
+}
+
+/// A 4 x 4 board of dominoes (36 tilings) with a free cell covered by a monomino or
+/// not: a problem with a secondary item, so its solutions are not all the same size.
+fn board() -> Problem {
+    let mut b = ProblemBuilder::new();
+    let cell = |r: usize, c: usize| format!("c{r}{c}");
+    for r in 0..4 {
+        b.primary((0..4).map(|c| cell(r, c)));
+    }
+    b.secondary(["extra"]);
+    for r in 0..4 {
+        for c in 0..4 {
+            if c + 1 < 4 {
+                b.option([cell(r, c), cell(r, c + 1)]);
+            }
+            if r + 1 < 4 {
+                b.option([cell(r, c), cell(r + 1, c)]);
+            }
+        }
+    }
+    b.option([cell(0, 0), "extra".into()]);
+    b.build()
+}
+
+#[test]
+fn samples_are_uniform() {
+    let inst = Instance::of_problem(board());
+    let total: usize = count(&inst, Memo::Off, 1).unwrap().parse().unwrap();
+    let draws = 200 * total;
+    let task = Task::new(&Request {
+        sample: Some(draws as u64),
+        seed: Some(2026),
+        ..Request::default()
+    })
+    .unwrap();
+    let mut got = Draws(Vec::new());
+    Runner::new(task).run(&inst, &mut got).unwrap();
+    assert_eq!(got.0.len(), draws);
+    let mut freq = std::collections::BTreeMap::new();
+    for s in &got.0 {
+        *freq.entry(s.clone()).or_insert(0u64) += 1;
+    }
+    // Every solution drawn, each a solution (checked by the visiting search).
+    assert_eq!(freq.len(), total);
+    let mut all = Draws(Vec::new());
+    let list = Task::new(&Request {
+        all: true,
+        ..Request::default()
+    })
+    .unwrap();
+    Runner::new(list).run(&inst, &mut all).unwrap();
+    all.0.sort();
+    assert_eq!(freq.keys().cloned().collect::<Vec<_>>(), all.0);
+    // Chi-square with total - 1 degrees of freedom; the 0.1% point for 36 to 60
+    // degrees of freedom is below 2 * df + 30.
+    let e = 200.0;
+    let chi: f64 = freq.values().map(|&n| (n as f64 - e).powi(2) / e).sum();
+    let df = (total - 1) as f64;
+    assert!(
+        chi < 2.0 * df + 30.0,
+        "chi-square {chi} with {df} degrees of freedom"
+    );
+}
+
+#[test]
+fn the_zdd_reads_back_to_the_count() {
+    for p in [board(), strip(40), strip(1)] {
+        let mut c = Counter::new(
+            &p,
+            Order::Declared,
+            Limits {
+                max_bytes: 1 << 24,
+                ..Limits::default()
+            },
+        );
+        let n = c.count().unwrap();
+        let z = memo::zdd::build(&mut c);
+        let mut text = Vec::new();
+        z.write(&mut text).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        assert_eq!(memo::zdd::count_text(&text), Some(n.to_big()), "{text}");
+    }
+}

@@ -74,6 +74,7 @@ pub mod fmt;
 pub mod format;
 pub mod instance;
 pub mod lower;
+#[cfg(feature = "native")]
 pub mod lsp;
 pub mod problem;
 pub mod render;

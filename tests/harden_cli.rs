@@ -120,3 +120,23 @@ fn check_says_one_line_on_success() {
         "ok: 4 item families, 1 option family; 46 items, 64 options with the defaults\n"
     );
 }
+
+#[test]
+fn a_string_parameter_takes_digits_as_text() {
+    let model = temp_file(
+        "sp.dlx",
+        "param code = \"ab\"\nitem a[i] for i in 0..len(code)\n\
+         option p[i] for i in 0..len(code) covers a[i]\n",
+    );
+    let r = dlxc(&[
+        "run",
+        model.to_str().unwrap(),
+        "-p",
+        "code=1234",
+        "--count",
+        "--json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    assert_eq!(v["solutions"], 1);
+}

@@ -101,6 +101,7 @@ pub fn overrides(model: &Model, params: &[String]) -> Result<HashMap<String, Val
         decls: Vec::new(),
         span: Span::default(),
     };
+    let mut seen: Vec<&str> = Vec::new();
     for setting in params {
         let Some((name, text)) = setting.split_once('=') else {
             errors.push(
@@ -111,6 +112,16 @@ pub fn overrides(model: &Model, params: &[String]) -> Result<HashMap<String, Val
             continue;
         };
         let name = name.trim();
+        // Twice is a contradiction, not "the last one wins": say which was meant.
+        if out.contains_key(name) || seen.contains(&name) {
+            errors.push(
+                Report::error("E0923", format!("`-p {name}` is given twice")).help(format!(
+                    "give each parameter once: keep one `-p {name}=...`"
+                )),
+            );
+            continue;
+        }
+        seen.push(name);
         let takes_string = model.decls.iter().any(|d| match d {
             Decl::Param(p) if p.name.name == name => {
                 p.ty.as_ref().is_some_and(|t| t.name.name == "str")
@@ -120,12 +131,30 @@ pub fn overrides(model: &Model, params: &[String]) -> Result<HashMap<String, Val
             }
             _ => false,
         });
+        // A `str` param, or an untyped one whose default is a string (a grid's default
+        // is a string too, but a grid is not text).
+        let only_string = model.decls.iter().any(|d| match d {
+            Decl::Param(p) if p.name.name == name => match &p.ty {
+                Some(t) => t.name.name == "str",
+                None => p
+                    .default
+                    .as_ref()
+                    .is_some_and(|e| matches!(e.kind, ExprKind::Str(_))),
+            },
+            _ => false,
+        });
         let src = SourceFile::new(format!("-p {name}"), text);
         let value = parse_expr(&src).and_then(|e| {
             let mut env = Env::new(&empty, &src, HashMap::new());
             env.eval(&e)
                 .map_err(|r| Diagnostics::from(r as crate::diag::Diag))
         });
+        // A string parameter takes `-p code=1234` as the text `1234`, not a number.
+        let plain = !text.is_empty() && !text.contains(['"', '{', '[', '(']);
+        let value = match value {
+            Ok(v) if only_string && plain && !matches!(v, Value::Str(_)) => Ok(Value::str(text)),
+            other => other,
+        };
         match value {
             Ok(v) => {
                 out.insert(name.to_string(), v);

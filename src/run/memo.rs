@@ -76,7 +76,8 @@ pub(super) fn run(
     };
     let limits = Limits {
         node_limit: config.node_limit,
-        deadline: config.time_limit.map(|t| started + t),
+        // A limit past what the clock can add (`--time-limit 1e20`) is no deadline.
+        deadline: config.time_limit.and_then(|t| started.checked_add(t)),
         interrupt: config.interrupt.clone(),
         max_bytes: table_bytes(),
     };

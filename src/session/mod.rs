@@ -115,7 +115,7 @@ pub fn overrides(model: &Model, params: &[String]) -> Result<HashMap<String, Val
         // Twice is a contradiction, not "the last one wins": say which was meant.
         if out.contains_key(name) || seen.contains(&name) {
             errors.push(
-                Report::error("E0923", format!("`-p {name}` is given twice")).help(format!(
+                Report::error(Code::E0923, format!("`-p {name}` is given twice")).help(format!(
                     "give each parameter once: keep one `-p {name}=...`"
                 )),
             );

@@ -213,19 +213,6 @@ pub fn count_for(
     }
 }
 
-/// The settings of the next part of a search of several: what is left of the time
-/// and node limits, which are for all the parts together; `None` when no time is left.
-fn left(config: &SearchConfig, start: Instant, nodes: u64) -> Option<SearchConfig> {
-    let mut cfg = config.clone();
-    if let Some(t) = config.time_limit {
-        cfg.time_limit = Some(t.checked_sub(start.elapsed()).filter(|l| !l.is_zero())?);
-    }
-    if let Some(n) = config.node_limit {
-        cfg.node_limit = Some(n.saturating_sub(nodes).max(1));
-    }
-    Some(cfg)
-}
-
 /// The exception of a search cut short by a limit.
 fn cut(limit: Limit, count: u128, nodes: u64) -> PyErr {
     let which = match limit {
@@ -491,7 +478,7 @@ fn search_parts(
     let mut reader_gone = false;
     let start = Instant::now();
     for part in parts {
-        let Some(mut cfg) = left(config, start, total.nodes) else {
+        let Some(mut cfg) = config.left_after(start, total.nodes) else {
             total.end = End::Cut(Limit::Time);
             break;
         };

@@ -45,35 +45,9 @@ impl Token {
     }
 }
 
-/// The reserved words of the language (as `keyword` in `grammar/dlx.pest`).
-pub const KEYWORDS: &[&str] = &[
-    "param",
-    "let",
-    "fn",
-    "item",
-    "option",
-    "force",
-    "secondary",
-    "colored",
-    "for",
-    "in",
-    "where",
-    "covers",
-    "cost",
-    "paint",
-    "canvas",
-    "assert",
-    "minimize",
-    "maximize",
-    "true",
-    "false",
-    "and",
-    "or",
-    "not",
-    "if",
-    "then",
-    "else",
-];
+/// The reserved words of the language (as `keyword` in `grammar/dlx.pest`): the
+/// parser's own list, so that the formatter and the editor know the same words.
+pub use crate::syntax::errors::RESERVED as KEYWORDS;
 
 /// Operators of two or three characters, longest first.
 const LONG_PUNCT: &[&str] = &["..=", "..", "==", "!=", "<=", ">=", "->"];

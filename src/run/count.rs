@@ -229,7 +229,7 @@ pub fn count_parts(
         end: End::Exhausted,
     };
     for (i, part) in parts.iter().enumerate() {
-        let out = match left(config, start, counted.stats.nodes) {
+        let out = match config.left_after(start, counted.stats.nodes) {
             Some(cfg) => parallel::count(solver, &part.forced, &cfg, 1)?,
             None => Outcome {
                 stats: Stats::default(),
@@ -253,17 +253,4 @@ pub fn count_parts(
         parts: Vec::new(),
         counted,
     })
-}
-
-/// The settings of the next part of a count of several: what is left of the time and
-/// node limits, which are for all the parts together; `None` when no time is left.
-fn left(config: &SearchConfig, start: Instant, nodes: u64) -> Option<SearchConfig> {
-    let mut cfg = config.clone();
-    if let Some(t) = config.time_limit {
-        cfg.time_limit = Some(t.checked_sub(start.elapsed()).filter(|l| !l.is_zero())?);
-    }
-    if let Some(n) = config.node_limit {
-        cfg.node_limit = Some(n.saturating_sub(nodes).max(1));
-    }
-    Some(cfg)
 }

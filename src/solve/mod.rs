@@ -96,6 +96,21 @@ pub struct SearchConfig {
 }
 
 impl SearchConfig {
+    /// The settings of the next part of a search of several parts (a count by parts,
+    /// a listing by parts) that began at `start` and has taken `nodes` nodes: what is
+    /// left of the time and node limits, which are for all the parts together; `None`
+    /// when no time is left.
+    pub fn left_after(&self, start: Instant, nodes: u64) -> Option<SearchConfig> {
+        let mut cfg = self.clone();
+        if let Some(t) = self.time_limit {
+            cfg.time_limit = Some(t.checked_sub(start.elapsed()).filter(|l| !l.is_zero())?);
+        }
+        if let Some(n) = self.node_limit {
+            cfg.node_limit = Some(n.saturating_sub(nodes).max(1));
+        }
+        Some(cfg)
+    }
+
     /// This configuration for a piece of a search that began at `start`: the time
     /// limit is the whole search's, so the piece gets what is left of it.
     pub(crate) fn for_piece(&self, start: Instant) -> SearchConfig {

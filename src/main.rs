@@ -410,6 +410,7 @@ impl From<SearchFlags> for SearchArgs {
                 }
             },
             progress_asked: s.progress,
+            threads_asked: s.threads.is_some(),
             up_to_symmetry: s.up_to_symmetry,
             pictures: PictureArgs::default(),
             memo: dlxc::cli::MemoArgs {

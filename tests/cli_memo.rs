@@ -230,3 +230,19 @@ fn goldens_of_the_memo_refusals() {
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// The memo count runs on one thread; `--threads` is said to apply only without memo,
+/// never dropped without a word.
+#[test]
+fn threads_with_memo_are_not_silently_dropped() {
+    let r = dlxc(&["run", "examples/dominoes.dlx", "--count", "--threads", "2"]);
+    assert_eq!((r.code, r.stdout.trim()), (0, "12988816"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("counted by memo on one thread: --threads 2 applies to counts without memo"),
+        "{}",
+        r.stderr
+    );
+    let r = dlxc(&["run", "examples/dominoes.dlx", "--count"]);
+    assert!(!r.stderr.contains("one thread"), "{}", r.stderr);
+}

@@ -64,6 +64,14 @@ pub(crate) fn finish(o: &mut Out<'_>, m: &Memoed, s: &SearchArgs, record: Option
             None => line,
         });
     }
+    // The memo count runs on one thread; --threads is not silently dropped, it is said.
+    if s.threads_asked && s.threads > 1 && record.is_none() {
+        o.note(&format!(
+            "counted by memo on one thread: --threads {} applies to counts without memo \
+             (--memo off)",
+            s.threads
+        ));
+    }
     if let End::Cut(limit) = m.end {
         let shown = crate::solve::Stats {
             nodes: st.nodes,

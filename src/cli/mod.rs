@@ -89,6 +89,8 @@ pub struct SearchArgs {
     pub progress: ProgressMode,
     /// Whether `--progress` was given (not only a terminal's progress line).
     pub progress_asked: bool,
+    /// Whether `--threads` was given (not only the default of every core).
+    pub threads_asked: bool,
     /// Count and list solutions up to the model's declared symmetries
     /// (`--up-to-symmetry`).
     pub up_to_symmetry: bool,

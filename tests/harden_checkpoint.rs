@@ -51,8 +51,8 @@ fn damaged_checkpoints_resume_right_or_are_refused() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(200);
     let problems: [&[&str]; 3] = [
-        &["examples/queens.dlx", "-p", "n=12"],
-        &["examples/langford.dlx", "-p", "n=11"],
+        &["examples/queens.dlx", "-p", "n=14"],
+        &["examples/langford.dlx", "-p", "n=12"],
         &["examples/soma.dlx"],
     ];
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
@@ -64,12 +64,14 @@ fn damaged_checkpoints_resume_right_or_are_refused() {
         let whole = dlxc(&args);
         assert_eq!(whole.code, 0, "{model:?}: {}", whole.stderr);
         let whole = whole.stdout.trim().to_string();
-        // A checkpoint of a count cut short, so that it has parts left.
+        // A checkpoint of a count cut short, so that it has parts left: a millisecond,
+        // where each whole count takes 40 ms or more on a fast machine (a count that ends
+        // before its limit would make the campaign test nothing).
         let ck = scratch(&format!("{i}.ckpt"));
         let _ = std::fs::remove_file(&ck);
         let mut cut = args.clone();
         let ck_arg = ck.to_str().unwrap().to_string();
-        cut.extend(["--checkpoint", &ck_arg, "--time-limit", "0.02"]);
+        cut.extend(["--checkpoint", &ck_arg, "--time-limit", "0.001"]);
         let r = dlxc(&cut);
         assert_eq!(r.code, 3, "{model:?} was not cut short: {}", r.stderr);
         let good = std::fs::read(&ck).unwrap();
@@ -120,7 +122,7 @@ fn a_checkpoint_that_cannot_be_written_is_never_claimed_as_saved() {
         "run",
         "examples/queens.dlx",
         "-p",
-        "n=13",
+        "n=15",
         "--count",
         "--checkpoint",
         "/nonexistent-dir/q.ckpt",

@@ -186,9 +186,10 @@ def test_records_count_as_on_the_command_line() -> None:
                                 "--count")
         model = dlxc.Model.from_file(f"examples/{name}")
         recs = list(model.records(f"examples/data/{data}"))
-        # A record that does not compile prints 0 on the command line, with its
-        # diagnostic on stderr; here it carries the diagnostic.
-        counts = [str(r.count()) if r.error is None or r.unsolvable else "0" for r in recs]
+        # A record that does not compile prints `error` on the command line (never a
+        # count a reader would take for an answer), with its diagnostic on stderr; here it
+        # carries the diagnostic.
+        counts = [str(r.count()) if r.error is None or r.unsolvable else "error" for r in recs]
         assert counts == out.split()
         for r in recs:
             if r.error is not None:

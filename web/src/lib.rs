@@ -19,6 +19,7 @@ use std::cell::RefCell;
 use std::time::Duration;
 
 use dlxc::clock::Instant;
+use dlxc::diag::Code;
 use dlxc::diag::{Diagnostics, RenderStyle, is_error, render_all};
 use dlxc::instance::{Compiled, Instance};
 use dlxc::lower::data::Splitter;
@@ -31,7 +32,6 @@ use dlxc::solve::share::{Part, Share, Want};
 use dlxc::solve::{End, Flow, Limit, Outcome, SearchConfig, Solver, Stats};
 use dlxc::source::SourceFile;
 use dlxc::syntax::ast::Decl;
-use dlxc::diag::Code;
 use dlxc::task::{Request, Task};
 use serde_json::{Value as Json, json};
 use wasm_bindgen::prelude::*;
@@ -386,7 +386,10 @@ fn answer(text: &str, params: &str, data: &str, mode: &str, limit: u32, lattice:
                     (reports::refusal_report(&src, &compiled.problem, &e), false)
                 }
                 Failure::Report(r) => (*r, false),
-                Failure::Reported => (dlxc::diag::report::Report::error(Code::E0922, "refused"), false),
+                Failure::Reported => (
+                    dlxc::diag::report::Report::error(Code::E0922, "refused"),
+                    false,
+                ),
             };
             let d = Diagnostics::from(Box::new(r) as dlxc::diag::Diag);
             let mut out = error(&d, text);

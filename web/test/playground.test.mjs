@@ -99,7 +99,9 @@ test("a share link opens a shipped model with its params and counts it", async (
     const r = await ended(page);
     assert.equal(r.status, "solved", r.messages);
     assert.equal(r.output.trim(), count, `queens n=${n}`);
-    // The model is in the editor, and the param in its field.
+    // The model is in the editor, and the param in its field (the form is filled by the
+    // checking worker, which may answer after a fast count has ended).
+    await page.waitForSelector("#param-n", { timeout: 10000 });
     const shown = await page.evaluate(() => ({
       text: document.querySelector(".cm-content").innerText,
       n: document.getElementById("param-n")?.value,

@@ -82,6 +82,9 @@ enum Sub {
         model: ModelFlags,
         #[command(flatten)]
         probes: ProbeFlags,
+        /// The seed of the probes: the same seed gives the same estimate.
+        #[arg(long, value_name = "N", default_value_t = 1)]
+        seed: u64,
         /// The engine whose tree to estimate.
         #[arg(long, value_enum, default_value_t = EngineFlag::Auto)]
         engine: EngineFlag,
@@ -226,7 +229,8 @@ struct SearchFlags {
     /// solutions, weighted by the memo counts).
     #[arg(long, value_name = "K")]
     sample: Option<u64>,
-    /// The seed of --sample (the same seed draws the same samples).
+    /// The seed of --sample (the same seed draws the same samples), and of the
+    /// estimate's probes with `solve --estimate`.
     #[arg(long, value_name = "S")]
     seed: Option<u64>,
     /// With --count: write the solutions to FILE as a ZDD in the text format of
@@ -309,16 +313,13 @@ struct ProbeFlags {
     /// Random probes of the estimate (default: as many as fit in about 0.3 s).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     probes: Option<u64>,
-    /// The seed of the probes: the same seed gives the same estimate.
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    seed: u64,
 }
 
 impl ProbeFlags {
-    fn args(&self, engine: EngineFlag) -> EstimateArgs {
+    fn args(&self, engine: EngineFlag, seed: u64) -> EstimateArgs {
         EstimateArgs {
             probes: self.probes.map(|n| n as usize),
-            seed: self.seed,
+            seed,
             engine: engine.into(),
         }
     }
@@ -500,7 +501,8 @@ fn main() -> ExitCode {
         } => Command::EstimateFile {
             file,
             matrix,
-            args: probes.args(search.engine),
+            // `solve` has one --seed, for the probes here and for --sample.
+            args: probes.args(search.engine, search.seed.unwrap_or(1)),
         },
         Sub::Solve {
             file,
@@ -515,8 +517,9 @@ fn main() -> ExitCode {
         Sub::Estimate {
             model,
             probes,
+            seed,
             engine,
-        } => Command::Estimate(model.into(), probes.args(engine)),
+        } => Command::Estimate(model.into(), probes.args(engine, seed)),
         Sub::Merge { files, json } => Command::Merge { files, json },
         Sub::Explain { code } => Command::Explain(code),
         Sub::Fmt { files, check } => Command::Fmt { files, check },
@@ -551,4 +554,16 @@ fn main() -> ExitCode {
         style,
     );
     ExitCode::from(code)
+}
+
+#[cfg(test)]
+mod tests {
+    /// clap checks the definition (unique names, valid conflicts) only when it is
+    /// built in a debug build: this builds every subcommand, so a clash of two
+    /// flattened flags (`solve` had two `--seed`s) fails here, not in a user's hands.
+    #[test]
+    fn the_command_line_is_well_formed() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
+    }
 }

@@ -295,13 +295,11 @@ impl Task {
             ));
         }
         if r.up_to_symmetry
-            && let Some(flag) = [
+            && let Some(flag) = first_given(&[
                 (r.shard.is_some(), "--shard"),
                 (r.checkpoint.is_some(), "--checkpoint"),
                 (r.resume.is_some(), "--resume"),
-            ]
-            .iter()
-            .find_map(|&(given, flag)| given.then_some(flag))
+            ])
         {
             return Err(refuse(
                 flag,
@@ -440,8 +438,19 @@ impl Task {
 }
 
 /// A refusal of a memo flag, with its code (E0950-E0953).
+/// A refusal with a code of its own (the memo's, E095x), worded as [`refuse`] words
+/// E0922.
 fn memo_refusal(code: Code, what: &str, why: &str, help: &str) -> Box<Report> {
-    Box::new(Report::error(code, format!("{what} cannot be used here: {why}")).help(help))
+    let mut r = refuse(what, why, help);
+    r.code = code;
+    r
+}
+
+/// The first flag of `flags` that was given: the one a refusal names.
+fn first_given<'a>(flags: &[(bool, &'a str)]) -> Option<&'a str> {
+    flags
+        .iter()
+        .find_map(|&(given, flag)| given.then_some(flag))
 }
 
 /// The mode with `--sample K`, or the refusal of `--sample` and `--seed` where they
@@ -506,13 +515,11 @@ fn memo_choice(r: &Request, mode: Mode) -> Result<Memo, Box<Report>> {
         None
     };
     if !memo_runs
-        && let Some(flag) = [
+        && let Some(flag) = first_given(&[
             (r.memo == Memo::On, "--memo on"),
             (r.memo_order.is_some(), "--memo-order"),
             (r.zdd.is_some(), "--zdd"),
-        ]
-        .iter()
-        .find_map(|&(given, flag)| given.then_some(flag))
+        ])
     {
         return Err(memo_refusal(
             Code::E0950,
@@ -522,12 +529,10 @@ fn memo_choice(r: &Request, mode: Mode) -> Result<Memo, Box<Report>> {
         ));
     }
     if r.memo == Memo::Off
-        && let Some(flag) = [
+        && let Some(flag) = first_given(&[
             (r.memo_order.is_some(), "--memo-order"),
             (r.zdd.is_some(), "--zdd"),
-        ]
-        .iter()
-        .find_map(|&(given, flag)| given.then_some(flag))
+        ])
     {
         return Err(memo_refusal(
             Code::E0950,
@@ -544,15 +549,13 @@ fn memo_choice(r: &Request, mode: Mode) -> Result<Memo, Box<Report>> {
             "leave --memo-order out (the ZDD is written with the declared order)",
         ));
     }
-    let spread = [
+    let spread = first_given(&[
         (r.shard.is_some(), "--shard"),
         (r.checkpoint.is_some(), "--checkpoint"),
         (r.resume.is_some(), "--resume"),
         (r.progress, "--progress"),
         (matches!(mode, Mode::Count(Some(_))), "--limit"),
-    ]
-    .iter()
-    .find_map(|&(given, flag)| given.then_some(flag));
+    ]);
     if let (Some(asked), Some(flag)) = (
         forced.or((r.memo_order.is_some()).then_some("--memo-order")),
         spread,

@@ -6,6 +6,11 @@
 //! published value, and prints the best of `DLXC_BENCH_RUNS` (default 3) wall times;
 //! then the samples a second `--sample` draws on the 8x8 dominoes. Timings on a shared
 //! machine are to be read as ratios of runs made side by side.
+//!
+//! With `DLXC_BENCH_KNUTH=DIR` it also writes each case as `DIR/NAME.dlx` in Knuth's
+//! format, so that the same instances can be timed against Knuth's DLX6 (built
+//! outside the repo) as whole processes, side by side with `dlxc solve NAME.dlx
+//! --count`; docs/counting.md records such a comparison.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -35,6 +40,14 @@ fn tiling(rows: usize, cols: usize, pieces: &[&[(usize, usize)]]) -> Problem {
 }
 
 const DOMINO: [&[(usize, usize)]; 2] = [&[(0, 0), (0, 1)], &[(0, 0), (1, 0)]];
+const TROMINO: [&[(usize, usize)]; 6] = [
+    &[(0, 0), (0, 1), (0, 2)],
+    &[(0, 0), (1, 0), (2, 0)],
+    &[(0, 0), (0, 1), (1, 0)],
+    &[(0, 0), (0, 1), (1, 1)],
+    &[(0, 0), (1, 0), (1, 1)],
+    &[(0, 1), (1, 0), (1, 1)],
+];
 const TAOCP: [&[(usize, usize)]; 9] = [
     &[(0, 0)],
     &[(0, 0), (0, 1)],
@@ -68,6 +81,7 @@ fn main() {
         ("dominoes 8x8", tiling(8, 8, &DOMINO), "12988816"),
         ("dominoes 6x12", tiling(6, 12, &DOMINO), "106912793"),
         ("dominoes 10x10", tiling(10, 10, &DOMINO), "258584046368"),
+        ("trominoes 3x18", tiling(3, 18, &TROMINO), "20279829"),
         (
             "dominoes 12x12",
             tiling(12, 12, &DOMINO),
@@ -92,6 +106,16 @@ fn main() {
             if let Ok(p) = dlxc::format::ec::read(&src) {
                 cases.push((name, p, want));
             }
+        }
+    }
+    if let Some(dir) = std::env::var_os("DLXC_BENCH_KNUTH") {
+        let dir = PathBuf::from(dir);
+        std::fs::create_dir_all(&dir).expect("the DLXC_BENCH_KNUTH folder can be made");
+        for (name, p, _) in &cases {
+            let path = dir.join(format!("{}.dlx", name.replace(' ', "-")));
+            let mut text = String::new();
+            dlxc::format::knuth::write(p, &mut text).expect("the problem has a Knuth form");
+            std::fs::write(&path, text).expect("a Knuth file can be written");
         }
     }
     for (name, p, want) in &cases {

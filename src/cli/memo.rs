@@ -73,18 +73,13 @@ pub(crate) fn finish(o: &mut Out<'_>, m: &Memoed, s: &SearchArgs, record: Option
         ));
     }
     if let End::Cut(limit) = m.end {
-        let shown = crate::solve::Stats {
-            nodes: st.nodes,
-            solutions: m.count.to_u128().unwrap_or(u128::MAX),
-            ..Default::default()
-        };
         o.note(&if m.sampled.is_some() {
             format!(
                 "search cut short ({}) before the count was complete: no solution drawn",
                 limit_text(limit)
             )
         } else {
-            cut_notice(limit, &shown)
+            cut_notice(limit, st.nodes, &m.count.to_string())
         });
     }
     match m.end {

@@ -327,7 +327,7 @@ pub(crate) fn finish(
         o.note(&stats_line(st, engine, record));
     }
     if let End::Cut(limit) = &outcome.end {
-        o.note(&cut_notice(*limit, st));
+        o.note(&cut_notice(*limit, st.nodes, &st.solutions.to_string()));
     }
     exit_code(outcome)
 }
@@ -354,13 +354,13 @@ pub(crate) fn count_text(outcome: &Outcome) -> String {
 }
 
 /// The line that says a search was cut short and how far it got.
-pub(crate) fn cut_notice(limit: crate::solve::Limit, st: &crate::solve::Stats) -> String {
+/// `solutions` is the count's digits: a memo count may have more than 128 bits.
+pub(crate) fn cut_notice(limit: crate::solve::Limit, nodes: u64, solutions: &str) -> String {
     format!(
-        "search cut short ({}) after {} nodes with {} solution{} found: the answer is incomplete",
+        "search cut short ({}) after {nodes} nodes with {solutions} solution{} found: the \
+         answer is incomplete",
         limit_text(limit),
-        st.nodes,
-        st.solutions,
-        if st.solutions == 1 { "" } else { "s" }
+        if solutions == "1" { "" } else { "s" }
     )
 }
 

@@ -1,30 +1,79 @@
 //! The memo arm of a run: counts by memo (Algorithm Z), and random solutions drawn by
 //! its counts.
 //!
-//! `--memo auto` (the default for `--count`) first probes: a memo count cut off after
-//! [`PROBE_NODES`] nodes. A problem that small is counted by the probe itself. A
-//! bigger one goes on by memo when the probe found at least one state in
-//! [`PAYS`] in its table (tilings and matchings find most of them there), and is
-//! otherwise counted by visiting every solution, as without memo: where pieces are
-//! used once (pentominoes, queens, Langford pairs) states do not come back, and the
-//! probe's thousandth of a second is all it cost. Whatever the probe stored stays in
-//! the table for the count that follows.
+//! `--memo auto` (the default for `--count`) first probes, in steps, each cheap next
+//! to the count it decides:
+//! 1. Knuth's random-probe estimate of the plain search ([`ESTIMATE_PROBES`] probes):
+//!    a plain tree under [`SMALL_TREE`] nodes is searched plainly (a fraction of a
+//!    second, and little for the memo to win: pentominoes, queens, small Langford
+//!    pairs).
+//! 2. A memo count cut off after [`PROBE_NODES`] nodes. A problem that small is
+//!    counted by it. Where fewer than one state in [`PAYS`] was found in the table,
+//!    the count visits every solution, as without memo: states do not come back.
+//! 3. A plain tree of more than [`HUGE_TREE`] nodes (hours) is counted by memo, which
+//!    finds states again: there is nothing to lose. Between the two, the probe's
+//!    progress is weighed against the plain tree ([`pays`]): states that come back
+//!    are not enough, since Langford pairs find two in three of theirs in the table,
+//!    yet the memo's item order makes their tree five times bigger than the
+//!    smallest-remaining-item search's.
+//!
+//! Whatever the probe stored stays in the table for the count that follows.
 
 use std::time::Instant;
 
 use super::{Answer, Failure, Sink};
 use crate::instance::Instance;
 use crate::problem::{OptionId, Problem};
+use crate::solve::estimate::{Probes, estimate};
 use crate::solve::memo::{Count, Counter, Limits, MemoStats, Stop, sample, zdd};
-use crate::solve::{End, Limit, SearchConfig};
+use crate::solve::{End, Limit, SearchConfig, Solver};
 use crate::task::{Memo, Mode, Task};
 
-/// Nodes the probe of `--memo auto` may visit.
-pub const PROBE_NODES: u64 = 30_000;
+/// Nodes the memo probe of `--memo auto` visits.
+pub const PROBE_NODES: u64 = 1 << 13;
 
 /// The least share of the probe's nodes found in the table (1 in `PAYS`) for the memo
 /// to go on.
 pub const PAYS: u64 = 8;
+
+/// Random probes of the estimate that `--memo auto` starts with.
+pub const ESTIMATE_PROBES: usize = 200;
+
+/// A plain tree Knuth's estimate puts under this many nodes is searched plainly.
+pub const SMALL_TREE: f64 = 1e6;
+
+/// A plain tree Knuth's estimate puts over this many nodes is counted by memo when
+/// the probe finds states again.
+pub const HUGE_TREE: f64 = 1e10;
+
+/// How many times a plain node a memo node is taken to cost (the memo hashes and
+/// looks up every state; measured on Langford pairs and dominoes, 1.5 to 2).
+pub const MEMO_NODE_COST: f64 = 2.0;
+
+/// A plain tree this many times the probe's nodes or smaller is searched plainly when
+/// neither the probe nor the estimate found a solution to measure progress by: it
+/// takes seconds at most.
+pub const NO_PROGRESS_TREE: f64 = 1000.0;
+
+/// Whether a probe that stopped at its node limit, having visited `nodes` states and
+/// counted `counted` solutions, promises a faster count than the plain search whose
+/// tree Knuth's estimate puts at `plain_nodes` nodes and `plain_solutions` solutions.
+///
+/// The share of all solutions the probe counted is how far it got: going on at the
+/// same pace (memo only speeds up as the table fills, so this errs towards the plain
+/// search), the memo visits `nodes * solutions / counted` states. A probe that
+/// counted nothing where the estimate finds solutions made no progress (Langford
+/// pairs of 15 and 16). Where neither found any, a small plain tree is searched
+/// plainly, and a big one by memo (a board no tiling fits, whose states the memo
+/// closes one by one).
+pub fn pays(nodes: u64, counted: f64, plain_nodes: f64, plain_solutions: f64) -> bool {
+    let nodes = nodes as f64;
+    if plain_solutions >= 1.0 {
+        counted > 0.0 && nodes * (plain_solutions / counted) * MEMO_NODE_COST < plain_nodes
+    } else {
+        counted > 0.0 || plain_nodes > nodes * NO_PROGRESS_TREE
+    }
+}
 
 /// The stack of the thread the memo search runs on: its recursion goes one level an
 /// option chosen, and a board of a hundred thousand cells must not overflow it. Only
@@ -98,25 +147,12 @@ pub(super) fn run(
             .spawn_scoped(scope, || {
                 let mut counter = Counter::new(p, order, limits);
                 if probe {
-                    counter
-                        .set_limits(Some(node_limit.map_or(PROBE_NODES, |n| n.min(PROBE_NODES))));
-                    match counter.count() {
-                        Ok(c) => {
-                            return Some((
-                                counter_stats(&counter, started),
-                                Ok(c),
-                                Vec::new(),
-                                None,
-                            ));
+                    match probe_memo(&mut counter, p, node_limit, seed, started) {
+                        Probed::Counted(c) => {
+                            return Some((counter_stats(&counter, started), c, Vec::new(), None));
                         }
-                        Err((Stop::Nodes, _)) if node_limit.is_some_and(|n| n <= PROBE_NODES) => {}
-                        Err((Stop::Nodes, _)) => {
-                            let s = counter.stats(started.elapsed());
-                            if s.hits.saturating_mul(PAYS) < s.nodes {
-                                return None;
-                            }
-                        }
-                        Err(_) => {}
+                        Probed::Plain => return None,
+                        Probed::Memo => {}
                     }
                     counter.set_limits(node_limit);
                 }
@@ -180,6 +216,52 @@ pub(super) fn run(
     })))
 }
 
+/// What the probe of `--memo auto` decided.
+enum Probed {
+    /// It counted the whole problem (or stopped at the run's own limits).
+    Counted(Result<Count, (Stop, Count)>),
+    /// Count by visiting every solution.
+    Plain,
+    /// Go on by memo.
+    Memo,
+}
+
+/// The steps of `--memo auto` (see the module's text).
+fn probe_memo(
+    counter: &mut Counter,
+    p: &Problem,
+    node_limit: Option<u64>,
+    seed: u64,
+    started: Instant,
+) -> Probed {
+    let plain_tree = match Solver::new(p) {
+        Ok(mut plain) => match estimate(&mut plain, &[], Probes::Count(ESTIMATE_PROBES), seed) {
+            Some(Ok(e)) if e.nodes.mean < SMALL_TREE => return Probed::Plain,
+            Some(Ok(e)) => Some(e),
+            _ => None,
+        },
+        Err(_) => None,
+    };
+    counter.set_limits(Some(node_limit.map_or(PROBE_NODES, |n| n.min(PROBE_NODES))));
+    let counted = match counter.count() {
+        Err((Stop::Nodes, c)) if node_limit.is_none_or(|n| n > PROBE_NODES) => c,
+        done => return Probed::Counted(done),
+    };
+    let s = counter.stats(started.elapsed());
+    if s.hits.saturating_mul(PAYS) < s.nodes {
+        return Probed::Plain;
+    }
+    match plain_tree {
+        Some(e)
+            if e.nodes.mean < HUGE_TREE
+                && !pays(s.nodes, counted.approx(), e.nodes.mean, e.solutions.mean) =>
+        {
+            Probed::Plain
+        }
+        _ => Probed::Memo,
+    }
+}
+
 fn counter_stats(c: &Counter, started: Instant) -> MemoStats {
     c.stats(started.elapsed())
 }
@@ -189,4 +271,25 @@ fn counter_stats(c: &Counter, started: Instant) -> MemoStats {
 fn table_bytes() -> usize {
     use crate::lower::budget;
     budget::budget().saturating_sub(budget::in_use()) / 10 * 8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pays;
+
+    #[test]
+    fn the_probe_weighs_its_progress_against_the_plain_tree() {
+        // Figures of real probes (30,000 states), then the estimate.
+        // Dominoes 12x12: 4.1e8 of 3.1e16 tilings counted; the plain tree has 1.2e17 nodes.
+        assert!(pays(30_000, 4.1e8, 1.2e17, 3.1e16));
+        // Langford pairs of 12: 180 of 1.05e5 counted; the plain tree has 1.2e6 nodes.
+        assert!(!pays(30_000, 180.0, 1.2e6, 1.05e5));
+        // Langford pairs of 16: nothing counted, 3e8 solutions.
+        assert!(!pays(30_000, 0.0, 4.1e9, 3.0e8));
+        // Bell-12: 885,178 of 2.1e6 counted in a tree of 3.3e6.
+        assert!(pays(30_000, 885_178.0, 3.3e6, 2.1e6));
+        // No solution seen by either: a small tree plainly, a big one by memo.
+        assert!(!pays(30_000, 0.0, 6.1e6, 0.0));
+        assert!(pays(30_000, 0.0, 1e12, 0.0));
+    }
 }

@@ -247,6 +247,19 @@ impl Count {
         }
     }
 
+    /// The count as the nearest `f64` or a little below (for estimates, never for
+    /// answers).
+    pub fn approx(&self) -> f64 {
+        match self {
+            Count::Small(n) => *n as f64,
+            Count::Big(b) => {
+                let shift = b.bits().saturating_sub(64);
+                let top = u64::try_from(b >> shift).unwrap_or(u64::MAX);
+                top as f64 * 2f64.powi(shift.min(i32::MAX as u64) as i32)
+            }
+        }
+    }
+
     /// Whether it is 0.
     pub fn is_zero(&self) -> bool {
         match self {
@@ -992,6 +1005,14 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn approximate_counts_keep_their_size() {
+        assert_eq!(Count::Small(12).approx(), 12.0);
+        let big = Count::Big(BigUint::from(3u32) << 200u32);
+        let want = 3.0 * 2f64.powi(200);
+        assert!((big.approx() - want).abs() / want < 1e-12);
     }
 
     #[test]

@@ -201,10 +201,16 @@ fn a_wide_option_is_checked_for_repeated_items_in_linear_time() {
     let start = Instant::now();
     let r = cli::dlxc(&["run", &m, "--count"]);
     let took = start.elapsed();
-    assert_eq!((r.code, r.stdout.as_str()), (0, "1\n"), "{}", tail(&r.stderr));
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (0, "1\n"),
+        "{}",
+        tail(&r.stderr)
+    );
     assert!(took < QUICK, "400,000 entries took {took:?}");
     // The last entry repeats the first: still found, and both places are named.
-    let again = "param n = 400000\nitem x[i] for i in 0..n\noption o covers x[i] for i in 0..n, x[0]\n";
+    let again =
+        "param n = 400000\nitem x[i] for i in 0..n\noption o covers x[i] for i in 0..n, x[0]\n";
     let err = refused(&["check", &model("wide-again.dlx", again)], "E0402");
     assert!(
         err.contains("first covered here") && err.contains("covered again here"),

@@ -1,5 +1,5 @@
 //! Fuzzing on stable Rust: a seeded mutation runner over the four readers of outside
-//! text, run in this process through the same entry point as the `dlxc` binary.
+//! text, run through the same entry point as the `dlxc` binary.
 //!
 //! Targets: models (parse, check, lower: `dlxc compile`), Knuth's format and 0/1
 //! matrices (`dlxc solve`, with a small node limit) and data files (`dlxc check --data`
@@ -10,12 +10,19 @@
 //! (up to hundreds of thousands of bytes, for the long-input cases: long lines, long
 //! chains, many declarations).
 //!
-//! A case is a finding when it panics, takes longer than [`SLOW`] (processor time of
-//! the thread, where Linux tells it; a data file gets a search's time limit more for
-//! each record), ends with an exit code other than 0 to 3, or ends with code 2 without
-//! a coded diagnostic. A stack overflow or an out-of-memory abort ends the whole
-//! process: the case that did it is the file `target/fuzz/case-<target>.<ext>` left
-//! behind, and the seed of the run is printed before each target starts.
+//! Each case runs in a worker process (this test binary again, [`fuzz_worker`]) that
+//! the campaign watches: a case that uses more than [`HANG`] of processor time (for a
+//! data file, [`PER_LINE`] more for each line: every record is a compilation of its
+//! own), or that blocks three times that long on the clock, is stopped and is a
+//! timeout; a worker that dies (a stack overflow, an abort, the out-of-memory killer)
+//! is a crash; either way the case is kept and a fresh worker takes the next one.
+//! A case that ends is a finding when it panics, takes longer than [`SLOW`] (processor
+//! time of the thread, where Linux tells it, with the same allowance per line of a
+//! data file and a search's time limit more for each search), ends with an exit code
+//! other than 0 to 3, or ends with code 2 without a coded diagnostic. The figures of
+//! each target count the cases, the findings of each kind and the slowest case that
+//! ended, which is kept as `target/fuzz/slowest-<target>-<seed>.<ext>`. A data case
+//! keeps its first [`MAX_DATA_LINES`] lines: its cost is the sum of its records'.
 //!
 //! `fuzz_smoke` runs a few seconds per target on every `cargo test`. A long campaign:
 //!
@@ -333,16 +340,20 @@ fn mutate(rng: &mut Rng, seeds: &[Seed], base: &[u8]) -> Vec<u8> {
     v
 }
 
-/// What one case showed.
+/// What one case showed, as the worker reports it.
 struct Outcome {
     code: Option<u8>,
     /// Searches run: `--count` prints one line per search.
     searches: u32,
-    stderr: String,
+    /// Whether stderr holds a coded diagnostic (`dlx::E...`).
+    coded: bool,
+    /// The first line of stderr, for the finding's line.
+    first_line: String,
     elapsed: Duration,
     panic: Option<String>,
 }
 
+/// Runs one case in this process (the worker's side).
 fn run_case(target: Target, file: &Path, seed: &Seed) -> Outcome {
     let search = SearchArgs {
         count: true,
@@ -389,57 +400,328 @@ fn run_case(target: Target, file: &Path, seed: &Seed) -> Outcome {
         (Some(a), Some(b)) => b.saturating_sub(a),
         _ => start.elapsed(),
     };
-    let stderr = String::from_utf8_lossy(&err).into_owned();
+    let stderr = String::from_utf8_lossy(&err);
     let searches = out.iter().filter(|&&b| b == b'\n').count() as u32;
-    match r {
-        Ok(code) => Outcome {
-            code: Some(code),
-            searches,
-            stderr,
-            elapsed,
-            panic: None,
-        },
-        Err(p) => Outcome {
-            code: None,
-            searches,
-            stderr,
-            elapsed,
-            panic: Some(
+    let coded = stderr.contains("dlx::E");
+    let first_line = stderr
+        .lines()
+        .next()
+        .unwrap_or("")
+        .chars()
+        .take(200)
+        .collect();
+    let (code, panic) = match r {
+        Ok(code) => (Some(code), None),
+        Err(p) => (
+            None,
+            Some(
                 p.downcast_ref::<String>()
                     .cloned()
                     .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
                     .unwrap_or_default(),
             ),
-        },
+        ),
+    };
+    Outcome {
+        code,
+        searches,
+        coded,
+        first_line,
+        elapsed,
+        panic,
     }
 }
 
 /// The processor time this thread has used (Linux; in clock ticks of 10 ms).
 fn thread_cpu() -> Option<Duration> {
-    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    cpu_of("/proc/thread-self/stat")
+}
+
+/// The processor time (user and system) in a `/proc/.../stat` file.
+fn cpu_of(stat: &str) -> Option<Duration> {
+    let stat = std::fs::read_to_string(stat).ok()?;
     let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
     let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
     Some(Duration::from_millis(ticks * 10))
 }
 
-/// Why a case is a finding, if it is one.
-fn judge(o: &Outcome, slow: Duration) -> Option<String> {
-    if let Some(p) = &o.panic {
-        return Some(format!("panic: {}", p.lines().next().unwrap_or("")));
+/// The mark that begins the worker's answer on its standard output (which libtest
+/// shares: the answer may follow its `test fuzz_worker ... ` on the same line).
+const ANSWER: &str = "@@fuzz\t";
+
+/// One line of text with no tab or newline, for the worker's answer.
+fn flat(s: &str) -> String {
+    s.replace(['\t', '\n', '\r'], " ")
+}
+
+impl Outcome {
+    /// The worker's answer line.
+    fn encode(&self) -> String {
+        let code = self.code.map_or("-".to_string(), |c| c.to_string());
+        let panic = self
+            .panic
+            .as_deref()
+            .map_or(String::new(), |p| format!("P{}", flat(p)));
+        format!(
+            "{ANSWER}{code}\t{}\t{}\t{}\t{}\t{panic}",
+            self.searches,
+            self.elapsed.as_micros(),
+            u8::from(self.coded),
+            flat(&self.first_line),
+        )
     }
-    // Each record of a data file is a search of its own, with its own time limit.
-    if o.elapsed > slow + PER_SEARCH * o.searches {
-        return Some(format!("slow: {:.1} s", o.elapsed.as_secs_f64()));
+
+    /// Reads a line the worker wrote; `None` if it is not an answer.
+    fn decode(line: &str) -> Option<Outcome> {
+        let (_, rest) = line.split_once(ANSWER)?;
+        let f: Vec<&str> = rest.splitn(6, '\t').collect();
+        let [code, searches, micros, coded, first, panic] = f[..] else {
+            return None;
+        };
+        Some(Outcome {
+            code: code.parse().ok(),
+            searches: searches.parse().ok()?,
+            coded: coded == "1",
+            first_line: first.to_string(),
+            elapsed: Duration::from_micros(micros.parse().ok()?),
+            panic: panic.strip_prefix('P').map(str::to_string),
+        })
+    }
+}
+
+/// The worker: this test binary again, run by [`Worker::spawn`], which answers one case
+/// a line on standard input (`TARGET SEED-INDEX FILE`) with one [`Outcome`] line. It is
+/// a process of its own so that a case can be stopped when it runs past its time (and
+/// a stack overflow or an abort costs the one case, not the campaign).
+#[test]
+#[ignore = "the fuzz campaign's worker process: see Worker::spawn"]
+fn fuzz_worker() {
+    if std::env::var_os("DLXC_FUZZ_WORKER").is_none() {
+        return;
+    }
+    dlxc::lower::budget::set_gauge(|| ALLOCATOR.allocated());
+    dlxc::lower::budget::set_budget(BUDGET);
+    // The main thread's stack, as the binary runs.
+    std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(serve)
+        .expect("spawn")
+        .join()
+        .expect("the worker thread");
+}
+
+fn serve() {
+    use std::io::BufRead as _;
+    let mut cache: Vec<Option<Vec<Seed>>> = Target::ALL.iter().map(|_| None).collect();
+    let stdin = std::io::stdin();
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { return };
+        let mut words = line.splitn(3, ' ');
+        let (Some(name), Some(k), Some(file)) = (words.next(), words.next(), words.next()) else {
+            return;
+        };
+        let Some(t) = Target::ALL.iter().position(|t| t.name() == name) else {
+            return;
+        };
+        let all = cache[t].get_or_insert_with(|| seeds(Target::ALL[t]));
+        let Some(seed) = k.parse::<usize>().ok().and_then(|k| all.get(k)) else {
+            return;
+        };
+        let o = run_case(Target::ALL[t], Path::new(file), seed);
+        let mut stdout = std::io::stdout().lock();
+        if writeln!(stdout, "\n{}", o.encode())
+            .and_then(|()| stdout.flush())
+            .is_err()
+        {
+            return;
+        }
+    }
+}
+
+/// The worker process as the campaign sees it.
+struct Worker {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    /// The lines of its standard output, read by a thread of their own.
+    lines: std::sync::mpsc::Receiver<String>,
+}
+
+/// How one case ended, seen from outside the worker.
+enum Ended {
+    Answered(Outcome),
+    /// The worker died: a stack overflow, an abort, the out-of-memory killer.
+    Died(String),
+    /// Stopped at its time limit (processor time of the worker).
+    TimedOut(Duration),
+}
+
+impl Worker {
+    fn spawn() -> Worker {
+        use std::process::Stdio;
+        let mut child = std::process::Command::new(std::env::current_exe().expect("test binary"))
+            .args([
+                "fuzz_worker",
+                "--exact",
+                "--ignored",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env("DLXC_FUZZ_WORKER", "1")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start the fuzz worker");
+        let stdin = child.stdin.take().expect("worker stdin");
+        let stdout = child.stdout.take().expect("worker stdout");
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            use std::io::BufRead as _;
+            for line in std::io::BufReader::new(stdout).lines() {
+                let Ok(line) = line else { return };
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        Worker {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    /// The processor time the worker has used, all its threads together.
+    fn cpu(&self) -> Option<Duration> {
+        cpu_of(&format!("/proc/{}/stat", self.child.id()))
+    }
+
+    /// Runs one case; `limit` is its processor time, `wall` its time on the clock (more:
+    /// the machine is shared), so that a case blocked without using the processor is
+    /// stopped too.
+    fn run(
+        &mut self,
+        target: Target,
+        seed: usize,
+        file: &Path,
+        (limit, wall_limit): (Duration, Duration),
+    ) -> Ended {
+        use std::sync::mpsc::RecvTimeoutError;
+        let start = self.cpu();
+        let wall = Instant::now();
+        let asked = writeln!(self.stdin, "{} {seed} {}", target.name(), file.display())
+            .and_then(|()| self.stdin.flush());
+        if asked.is_err() {
+            return self.died();
+        }
+        loop {
+            match self.lines.recv_timeout(Duration::from_millis(100)) {
+                Ok(line) => {
+                    if let Some(o) = Outcome::decode(&line) {
+                        return Ended::Answered(o);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => return self.died(),
+                Err(RecvTimeoutError::Timeout) => {
+                    let used = match (start, self.cpu()) {
+                        (Some(a), Some(b)) => b.saturating_sub(a),
+                        _ => wall.elapsed(),
+                    };
+                    if used > limit || wall.elapsed() > wall_limit {
+                        let _ = self.child.kill();
+                        let _ = self.child.wait();
+                        return Ended::TimedOut(used);
+                    }
+                }
+            }
+        }
+    }
+
+    fn died(&mut self) -> Ended {
+        let status = self.child.wait();
+        Ended::Died(match status {
+            Ok(s) => {
+                use std::os::unix::process::ExitStatusExt as _;
+                match s.signal() {
+                    Some(sig) => format!("killed by signal {sig}"),
+                    None => format!("exited with {s}"),
+                }
+            }
+            Err(e) => format!("lost: {e}"),
+        })
+    }
+}
+
+/// How much more processor time a data file gets for each line: each record is a
+/// compilation of its own (a line of a 4x4 matchsticks file costs about 0.2 ms of
+/// lowering, a line of pearl's about 0.3 ms), and a case of the long-input mutations holds up to
+/// a hundred thousand records.
+const PER_LINE: Duration = Duration::from_millis(2);
+
+/// The lines a data case keeps (its lines may be long). A data file costs the sum of
+/// its records, each bounded by the limits of one lowering (`--max-size` bounds the
+/// bindings each family may try: a record of matchsticks with n = 54 takes 1.7 s
+/// to reach E0501 here); the repetitions of the long-input mutations made files of
+/// 26,000 such records, hours of bounded work that say nothing a thousand lines do
+/// not (records streamed from a pipe are tested in tests/cli_harden.rs).
+const MAX_DATA_LINES: usize = 1_000;
+
+/// Cuts `text` after its first `max` lines.
+fn cut_lines(text: &mut Vec<u8>, max: usize) {
+    if let Some((at, _)) = text
+        .iter()
+        .enumerate()
+        .filter(|&(_, &b)| b == b'\n')
+        .nth(max - 1)
+    {
+        text.truncate(at + 1);
+    }
+}
+
+/// The processor time a case may use beyond what its size allows before it is
+/// stopped: a case still running then is a hang.
+const HANG: Duration = Duration::from_secs(10);
+
+/// What a case may use beyond the fixed limits: a search's time limit per search, and
+/// for a data file [`PER_LINE`] per line.
+fn allowance(target: Target, text: &[u8], searches: u32) -> Duration {
+    let lines = match target {
+        Target::Data => text.iter().filter(|&&b| b == b'\n').count() as u32 + 1,
+        _ => 0,
+    };
+    PER_SEARCH * searches + PER_LINE * lines
+}
+
+/// Why a case is a finding, if it is one.
+fn judge(o: &Outcome, slow: Duration, allowed: Duration) -> Option<(Kind, String)> {
+    if let Some(p) = &o.panic {
+        let first = p.lines().next().unwrap_or("");
+        return Some((Kind::Panic, format!("panic: {first}")));
+    }
+    if o.elapsed > slow + allowed {
+        let secs = o.elapsed.as_secs_f64();
+        return Some((Kind::Slow, format!("slow: {secs:.1} s")));
     }
     match o.code {
         Some(0 | 1 | 3) => None,
-        Some(2) if o.stderr.contains("dlx::E") => None,
-        Some(2) => Some(format!(
-            "exit 2 without a coded diagnostic: {}",
-            o.stderr.lines().next().unwrap_or("")
+        Some(2) if o.coded => None,
+        Some(2) => Some((
+            Kind::Uncoded,
+            format!("exit 2 without a coded diagnostic: {}", o.first_line),
         )),
-        other => Some(format!("exit code {other:?}")),
+        other => Some((Kind::Exit, format!("exit code {other:?}"))),
     }
+}
+
+/// The kinds of findings, counted apart in the figures.
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Panic,
+    Crash,
+    Timeout,
+    Slow,
+    Uncoded,
+    Exit,
 }
 
 /// Figures of one target's run.
@@ -447,7 +729,11 @@ fn judge(o: &Outcome, slow: Duration) -> Option<String> {
 struct Figures {
     cases: u64,
     findings: Vec<String>,
-    slowest: Duration,
+    /// Findings by [`Kind`], in its order.
+    kinds: [u64; 6],
+    /// The slowest case that ended, with its number of lines; it is kept as
+    /// `target/fuzz/slowest-<target>-<seed>.<ext>`.
+    slowest: (Duration, usize),
     exit: [u64; 4],
     took: Duration,
 }
@@ -467,34 +753,72 @@ fn campaign(
         Target::Model => "dlx",
         _ => "txt",
     };
-    let file = dir.join(format!("case-{}.{ext}", target.name()));
+    // One file per campaign, so that two campaigns (a smoke test beside a long one) do
+    // not write each other's cases.
+    let file = dir.join(format!(
+        "case-{}-{}.{ext}",
+        target.name(),
+        std::process::id()
+    ));
     eprintln!(
-        "fuzz {}: seed {seed}, {} seeds, up to {max_cases} cases or {} s; a crash leaves {}",
+        "fuzz {}: seed {seed}, {} seeds, up to {max_cases} cases or {} s, each stopped \
+         past {} s of processor time ({} ms more a line of a data file)",
         target.name(),
         seeds.len(),
         max_time.as_secs(),
-        file.display()
+        HANG.as_secs(),
+        PER_LINE.as_millis(),
     );
     let raw = std::env::var_os("DLXC_FUZZ_RAW").is_some_and(|v| v == "1");
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let mut f = Figures::default();
+    let mut worker: Option<Worker> = None;
     let start = Instant::now();
     while f.cases < max_cases && start.elapsed() < max_time {
-        let s = &seeds[rng.below(seeds.len() as u64) as usize];
-        let mut text = mutate(&mut rng, &seeds, &s.text);
+        let k = rng.below(seeds.len() as u64) as usize;
+        let mut text = mutate(&mut rng, &seeds, &seeds[k].text);
         if !raw {
             // Text that is not UTF-8 is refused by the CLI before any reader sees it
             // (without a code: a known finding, kept out of the smoke test).
             text = String::from_utf8_lossy(&text).into_owned().into_bytes();
         }
-        std::fs::write(&file, &text).expect("write the case");
-        let o = run_case(target, &file, s);
-        f.cases += 1;
-        f.slowest = f.slowest.max(o.elapsed);
-        if let Some(c) = o.code {
-            f.exit[usize::from(c.min(3))] += 1;
+        if target == Target::Data {
+            cut_lines(&mut text, MAX_DATA_LINES);
         }
-        if let Some(why) = judge(&o, slow) {
+        std::fs::write(&file, &text).expect("write the case");
+        let w = worker.get_or_insert_with(Worker::spawn);
+        let limit = HANG + allowance(target, &text, 1);
+        let verdict = match w.run(
+            target,
+            k,
+            &file,
+            (limit, 3 * limit + Duration::from_secs(30)),
+        ) {
+            Ended::Answered(o) => {
+                if let Some(c) = o.code {
+                    f.exit[usize::from(c.min(3))] += 1;
+                }
+                let lines = text.iter().filter(|&&b| b == b'\n').count() + 1;
+                if o.elapsed > f.slowest.0 {
+                    f.slowest = (o.elapsed, lines);
+                    let keep = format!("slowest-{}-{seed}.{ext}", target.name());
+                    let _ = std::fs::write(dir.join(keep), &text);
+                }
+                judge(&o, slow, allowance(target, &text, o.searches))
+            }
+            Ended::Died(why) => {
+                worker = None;
+                Some((Kind::Crash, format!("the worker died: {why}")))
+            }
+            Ended::TimedOut(used) => {
+                worker = None;
+                let secs = used.as_secs_f64();
+                Some((Kind::Timeout, format!("stopped after {secs:.1} s")))
+            }
+        };
+        f.cases += 1;
+        if let Some((kind, why)) = verdict {
+            f.kinds[kind as usize] += 1;
             let n = f.findings.len();
             let keep = dir
                 .join("findings")
@@ -505,6 +829,11 @@ fn campaign(
             f.findings.push(line);
         }
     }
+    if let Some(mut w) = worker {
+        drop(w.stdin);
+        let _ = w.child.wait();
+    }
+    let _ = std::fs::remove_file(&file);
     f.took = start.elapsed();
     let _ = std::io::stderr().flush();
     f
@@ -517,33 +846,47 @@ fn env_u64(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-/// Runs every target in a thread with the main thread's stack, as the binary runs.
+/// Runs every target, each case in the worker process.
 fn run_all(cases: u64, seconds: u64, seed: u64, slow: Duration) -> Vec<String> {
-    dlxc::lower::budget::set_gauge(|| ALLOCATOR.allocated());
-    dlxc::lower::budget::set_budget(BUDGET);
     let mut findings = Vec::new();
     let only = std::env::var("DLXC_FUZZ_TARGETS").unwrap_or_default();
+    let mut total = Figures::default();
     for target in Target::ALL {
         if !only.is_empty() && !only.split(',').any(|t| t.trim() == target.name()) {
             continue;
         }
-        let f = std::thread::Builder::new()
-            .stack_size(8 << 20)
-            .spawn(move || campaign(target, seed, cases, Duration::from_secs(seconds), slow))
-            .expect("spawn")
-            .join()
-            .expect("the campaign thread");
+        let f = campaign(target, seed, cases, Duration::from_secs(seconds), slow);
+        let [panics, crashes, timeouts, slows, uncoded, exits] = f.kinds;
         eprintln!(
-            "fuzz {}: {} cases in {:.0} s, exit codes 0/1/2/3: {:?}, slowest {:.2} s, {} findings",
+            "fuzz {}: {} cases in {:.0} s, exit codes 0/1/2/3: {:?}; panics {panics}, \
+             crashes {crashes}, timeouts {timeouts}, slow {slows}, uncoded errors {uncoded}, \
+             other exits {exits}; slowest {:.2} s ({} lines)",
             target.name(),
             f.cases,
             f.took.as_secs_f64(),
             f.exit,
-            f.slowest.as_secs_f64(),
-            f.findings.len()
+            f.slowest.0.as_secs_f64(),
+            f.slowest.1,
         );
+        total.cases += f.cases;
+        for (t, k) in total.kinds.iter_mut().zip(f.kinds) {
+            *t += k;
+        }
+        total.took += f.took;
+        if f.slowest.0 > total.slowest.0 {
+            total.slowest = f.slowest;
+        }
         findings.extend(f.findings);
     }
+    let [panics, crashes, timeouts, slows, uncoded, exits] = total.kinds;
+    eprintln!(
+        "fuzz, all targets: {} cases in {:.0} s; panics {panics}, crashes {crashes}, \
+         timeouts {timeouts}, slow {slows}, uncoded errors {uncoded}, other exits {exits}; \
+         slowest {:.2} s",
+        total.cases,
+        total.took.as_secs_f64(),
+        total.slowest.0.as_secs_f64(),
+    );
     findings
 }
 
@@ -570,4 +913,49 @@ fn fuzz_campaign() {
         SLOW,
     );
     assert!(findings.is_empty(), "{}", findings.join("\n"));
+}
+
+/// The harness's own limits work: a worker that does not answer in time is stopped
+/// and counted as a timeout, and the next case gets a fresh worker.
+#[test]
+fn a_case_past_its_time_is_stopped() {
+    // A data file read from a FIFO nobody writes: the worker blocks without using
+    // the processor, which the wall-clock limit catches.
+    let dir = root().join("target/fuzz");
+    std::fs::create_dir_all(&dir).expect("target/fuzz");
+    let fifo = dir.join(format!("blocked-{}.fifo", std::process::id()));
+    let _ = std::fs::remove_file(&fifo);
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("no mkfifo: skipped");
+        return;
+    }
+    let mut w = Worker::spawn();
+    let start = Instant::now();
+    let ended = w.run(
+        Target::Data,
+        0,
+        &fifo,
+        (Duration::from_secs(1), Duration::from_secs(2)),
+    );
+    let _ = std::fs::remove_file(&fifo);
+    assert!(
+        matches!(ended, Ended::TimedOut(_)),
+        "the blocked case was not stopped"
+    );
+    assert!(start.elapsed() < Duration::from_secs(60));
+    let mut w = Worker::spawn();
+    let case = dir.join(format!("answered-{}.txt", std::process::id()));
+    std::fs::write(&case, "2\n0\n").expect("case");
+    let ended = w.run(
+        Target::Data,
+        0,
+        &case,
+        (Duration::from_secs(30), Duration::from_secs(120)),
+    );
+    let _ = std::fs::remove_file(&case);
+    assert!(
+        matches!(ended, Ended::Answered(ref o) if o.panic.is_none()),
+        "no answer"
+    );
 }

@@ -140,3 +140,21 @@ fn a_string_parameter_takes_digits_as_text() {
     let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
     assert_eq!(v["solutions"], 1);
 }
+
+#[test]
+fn a_data_line_past_the_limit_fails_its_record_alone_with_e0607() {
+    // A record of 3 MB on one line, between two good ones: it is E0607, shown by its
+    // first bytes (the whole line was held and echoed in the message, 54 MB of stderr
+    // for a 50 MB line), and the records after it are still solved.
+    let long = format!("2\n0\n\n{}\n\n3\n3 12 17 23\n", "1 ".repeat(1_500_000));
+    // A short path from the crate root, where dlxc runs: the golden shows it.
+    let d = format!("target/long-line-{}.txt", std::process::id());
+    std::fs::write(Path::new(env!("CARGO_MANIFEST_DIR")).join(&d), long).unwrap();
+    let r = dlxc(&["run", "examples/matchsticks.dlx", "--data", &d, "--value"]);
+    let _ = std::fs::remove_file(Path::new(env!("CARGO_MANIFEST_DIR")).join(&d));
+    assert_eq!(r.stdout, "3\nerror\n3\n", "{}", r.stderr);
+    assert!(r.stderr.len() < 2_000, "{} bytes of stderr", r.stderr.len());
+    let mut t = r.stderr.replace(&d, "long-line.txt");
+    t.push_str(&format!("--- exit code {}\n", r.code));
+    golden::check(Path::new("tests/ui/harden/E0607-long-line.txt"), &t).unwrap();
+}

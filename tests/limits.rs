@@ -191,3 +191,54 @@ fn a_family_that_outgrows_the_memory_budget_is_named() {
     let r = cli::dlxc(&["check", "examples/queens.dlx", "--max-memory", "lots"]);
     assert_eq!(r.code, 2, "{}", r.stderr);
 }
+
+#[test]
+fn a_wide_option_is_checked_for_repeated_items_in_linear_time() {
+    // 400,000 entries: the search of the entries made so far took about 30 s (7 s for
+    // 200,000, 200 s for a million); a mark per item takes a fraction of a second.
+    let wide = "param n = 400000\nitem x[i] for i in 0..n\noption o covers x[i] for i in 0..n\n";
+    let m = model("wide-option.dlx", wide);
+    let start = Instant::now();
+    let r = cli::dlxc(&["run", &m, "--count"]);
+    let took = start.elapsed();
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (0, "1\n"),
+        "{}",
+        tail(&r.stderr)
+    );
+    assert!(took < QUICK, "400,000 entries took {took:?}");
+    // The last entry repeats the first: still found, and both places are named.
+    let again =
+        "param n = 400000\nitem x[i] for i in 0..n\noption o covers x[i] for i in 0..n, x[0]\n";
+    let err = refused(&["check", &model("wide-again.dlx", again)], "E0402");
+    assert!(
+        err.contains("first covered here") && err.contains("covered again here"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_default_budget_leaves_room_under_an_address_space_limit() {
+    // 9 million strings of about 530 bytes under `ulimit -v` of 4 GiB: with the
+    // budget equal to the limit (4 GiB either way, as `--max-memory 4G` still makes
+    // it) the process aborts in an allocation (exit 134); half the address space
+    // leaves room for everything the budget does not count, and it ends in E0505.
+    let pad = "abcdefghij".repeat(26);
+    let strings = format!(
+        "let pad = \"{pad}\"\nlet xs = [pad + pad + str(i) for i in 0..9000000]\nitem a[i] for i in 0..2 where i < len(xs)\noption o covers a[0]\n"
+    );
+    let m = model("strings.dlx", &strings);
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 4194304 && exec {} check {m}",
+            env!("CARGO_BIN_EXE_dlxc")
+        ))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("sh");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{}", tail(&err));
+    assert!(err.contains("dlx::E0505"), "{}", tail(&err));
+}

@@ -296,6 +296,7 @@ impl B {
             index,
             color,
             clauses,
+            guard: false,
             span,
         }
     }

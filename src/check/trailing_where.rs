@@ -17,32 +17,54 @@
 //! A `where` of an entry that reads a variable bound by the entry's own clauses before
 //! it (`hole[x, y] for (x, y) in at where x > 0`) filters that loop, which is what such a
 //! `where` is for. One that reads none of them decides, for the option as a whole,
-//! whether the entry is there: that is the trap, and it is an error that shows both
-//! readings. A conditional entry written on purpose names what it tests in a loop of
-//! its own (`row[r, x] for x in [v] where ...`).
+//! whether the entry is there. Inside the list (`covers cell[r, c], diag[v] where r ==
+//! c, row[r, v]`, the Sudoku X idiom) that can only be read one way, a conditional
+//! entry, and it is accepted. After the last entry (or the last paint) it reads as the
+//! option's filter: that is the trap, and it is an error that shows both rewrites and
+//! the explicit form of a conditional entry, `diag[v] if r == c`.
 
 use super::error::{CheckError, Mistake};
 use crate::source::Span;
 use crate::syntax::ast::{Clause, Decl, Expr, ExprKind, OptionDecl};
 
-/// One error for every `where` of a cover entry or paint, in every option family, that
-/// reads none of the variables its entry binds before it.
+/// One error for every `where` of the last cover entry or the last paint, in every
+/// option family, that reads none of the variables its entry binds before it. A `where`
+/// inside the list is followed by another entry, and an `if` says what it means.
 pub(super) fn find(decls: &[Decl], text: &str) -> Vec<CheckError> {
     let mut errors = Vec::new();
     for d in decls {
         let Decl::Option(opt) = d else { continue };
-        for cover in &opt.covers {
+        if let Some(cover) = opt.covers.last() {
+            // The guard of `x[v] if COND` is the last clause: meant as written.
+            let clauses = match cover.guard {
+                true => &cover.clauses[..cover.clauses.len().saturating_sub(1)],
+                false => &cover.clauses[..],
+            };
             let entry = entry_span(text, cover.span, &cover.clauses);
             let what = format!("the entry `{}`", entry.slice(text));
-            check(opt, &cover.clauses, entry, &what, text, &mut errors);
+            check(opt, clauses, (entry, Part::Cover), &what, text, &mut errors);
         }
-        for paint in &opt.paints {
+        if let Some(paint) = opt.paints.last() {
             let entry = entry_span(text, paint.span, &paint.clauses);
             let what = format!("the paint of `{}`", paint.cell.span.slice(text).trim());
-            check(opt, &paint.clauses, entry, &what, text, &mut errors);
+            check(
+                opt,
+                &paint.clauses,
+                (entry, Part::Paint),
+                &what,
+                text,
+                &mut errors,
+            );
         }
     }
     errors
+}
+
+/// What the trailing `where` is attached to.
+#[derive(Clone, Copy, PartialEq)]
+enum Part {
+    Cover,
+    Paint,
 }
 
 /// The entry as written up to its clauses, `row[r, v]`.
@@ -75,7 +97,7 @@ fn where_keyword(cond: &Expr, text: &str) -> Span {
 fn check(
     opt: &OptionDecl,
     clauses: &[Clause],
-    entry: Span,
+    entry: (Span, Part),
     what: &str,
     text: &str,
     errors: &mut Vec<CheckError>,
@@ -97,7 +119,7 @@ fn check(
 fn error(
     opt: &OptionDecl,
     cond: &Expr,
-    entry: Span,
+    (entry, part): (Span, Part),
     what: &str,
     text: &str,
     no_loop: bool,
@@ -116,6 +138,19 @@ fn error(
     } else {
         format!("reads no variable of {what}, yet filters only it")
     };
+    let written = entry.slice(text);
+    let meant = match part {
+        // The explicit form of a conditional entry.
+        Part::Cover => format!(
+            "to cover `{written}` only where it holds, write `{written} if {condition}` \
+             (or put the entry before another one: inside the list a `where` is the \
+             entry's)"
+        ),
+        Part::Paint => "to paint this cell only where it holds, put the paint before \
+                        another one, or test a variable of a loop of its own \
+                        (`dlxc explain E0115`)"
+            .to_string(),
+    };
     CheckError::new(
         Mistake::WhereOnEntry,
         format!("this `where` filters {what}, not the options of `{family}`"),
@@ -124,15 +159,15 @@ fn error(
     )
     .with_label(
         entry,
-        "as written: the options are all made, without this where the `where` fails",
+        "as written: every option is made, and this part is left out where the condition fails",
     )
     .with_label(
         header_end,
         "meant for the options? then write it here, before `covers`",
     )
     .with_help(format!(
-        "to filter the options, move `where {condition}` before `covers`; to leave out \
-         only this part on purpose, test a variable of a loop of its own (`dlxc explain E0115`)"
+        "to make only the options where it holds, move `where {condition}` before \
+         `covers`;\n{meant}"
     ))
 }
 

@@ -19,10 +19,13 @@ use miette::{Diagnostic, LabeledSpan, MietteError, MietteSpanContents, SourceCod
 
 use crate::cli::Out;
 use crate::diag::Code;
-use crate::lower::data::{BadRecord, ParamType, Record, Splitter};
+use crate::lower::data::{BadRecord, MAX_LINE, ParamType, Record, Splitter};
 
 /// Bytes read from the file at a time.
 const BLOCK: usize = 1 << 16;
+
+/// The bytes of a line past [`MAX_LINE`] kept to show in its diagnostic.
+const HEAD: usize = 64;
 
 /// How often a wait for input looks at the interrupt flag.
 const POLL: Duration = Duration::from_millis(50);
@@ -50,6 +53,9 @@ pub(crate) struct DataFile {
     pos: usize,
     /// The line being gathered, when it spans blocks.
     line: Vec<u8>,
+    /// The length of the line being read when it is longer than [`MAX_LINE`]: then
+    /// `line` holds only its first [`HEAD`] bytes, and the rest is counted, not kept.
+    long: Option<usize>,
     /// Number of the last line read (1-based).
     line_no: usize,
     ended: bool,
@@ -78,6 +84,7 @@ impl DataFile {
             block: Vec::new(),
             pos: 0,
             line: Vec::new(),
+            long: None,
             line_no: 0,
             ended: false,
             splitter: Splitter::new(ty.clone()),
@@ -107,6 +114,15 @@ impl DataFile {
             let found = match self.next_line(o) {
                 Ok(true) => {
                     self.line_no += 1;
+                    if let Some(len) = self.long {
+                        // Cut at a byte, perhaps inside a character: shown, not read.
+                        let head = String::from_utf8_lossy(&self.line);
+                        return match self.splitter.push_too_long(self.line_no, &head, len) {
+                            Some(Ok(r)) => Next::Record(r),
+                            Some(Err(b)) => Next::Bad(b),
+                            None => continue,
+                        };
+                    }
                     match std::str::from_utf8(&self.line) {
                         Ok(text) => self.splitter.push(self.line_no, text),
                         Err(e) => {
@@ -133,24 +149,38 @@ impl DataFile {
     }
 
     /// Reads the next line into `self.line` (without its `\n`); `false` at the end.
+    /// A line longer than [`MAX_LINE`] is kept only by its beginning and its length
+    /// ([`DataFile::long`]): memory stays bounded however long it is.
     fn next_line(&mut self, o: &mut Out<'_>) -> Result<bool, Stop> {
         self.line.clear();
+        self.long = None;
         loop {
             let rest = &self.block[self.pos..];
-            if let Some(i) = rest.iter().position(|&b| b == b'\n') {
-                self.line.extend_from_slice(&rest[..i]);
-                self.pos += i + 1;
+            let end = rest.iter().position(|&b| b == b'\n');
+            let part = &rest[..end.unwrap_or(rest.len())];
+            match &mut self.long {
+                Some(len) => *len += part.len(),
+                None if self.line.len() + part.len() > MAX_LINE => {
+                    let len = self.line.len() + part.len();
+                    let more = HEAD.saturating_sub(self.line.len()).min(part.len());
+                    self.line.extend_from_slice(&part[..more]);
+                    self.line.truncate(HEAD);
+                    self.long = Some(len);
+                }
+                None => self.line.extend_from_slice(part),
+            }
+            self.pos += part.len();
+            if end.is_some() {
+                self.pos += 1;
                 return Ok(true);
             }
-            self.line.extend_from_slice(rest);
-            self.pos = self.block.len();
             match self.next_block(o)? {
                 Some(block) => {
                     self.block = block;
                     self.pos = 0;
                 }
                 // A last line without `\n` is still a line.
-                None => return Ok(!self.line.is_empty()),
+                None => return Ok(!self.line.is_empty() || self.long.is_some()),
             }
         }
     }
@@ -223,10 +253,16 @@ pub(crate) struct RecordError {
 impl RecordError {
     /// The diagnostic for a bad record of `file`; `help` says what a record looks like.
     pub fn new(file: &str, bad: BadRecord, help: String) -> RecordError {
-        let (label, help) = if bad.code == Code::E0901 {
-            ("not UTF-8", super::NOT_UTF8_HELP.to_string())
-        } else {
-            ("this record has the wrong shape", help)
+        let (label, help) = match bad.code {
+            Code::E0901 => ("not UTF-8", super::NOT_UTF8_HELP.to_string()),
+            Code::E0607 => (
+                "this line is too long",
+                format!(
+                    "a line of a data file may have at most {MAX_LINE} bytes (1 MiB); a record \
+                     of larger grids needs its rows on lines of their own"
+                ),
+            ),
+            _ => ("this record has the wrong shape", help),
         };
         RecordError {
             code: bad.code,

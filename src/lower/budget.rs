@@ -86,9 +86,30 @@ pub fn budget() -> usize {
 }
 
 /// Half the physical memory, at most 4 GiB: far more than any sensible model needs,
-/// and well clear of what makes the machine swap or kills the process.
+/// and well clear of what makes the machine swap or kills the process. Under a limit
+/// of the address space (`ulimit -v`, a batch system's memory limit), at most half of
+/// it: the budget counts the allocator's live bytes only, and the code, the stacks of
+/// the threads, the allocator's free lists and the growth of a vector (old and new
+/// block at once) share that space. (A budget equal to a 4 GiB limit let a model of 9
+/// million strings abort in an allocation instead of ending with E0505.)
 pub fn default_budget() -> usize {
-    physical_memory().map_or(FALLBACK, |m| (m / 2).min(FALLBACK))
+    let budget = physical_memory().map_or(FALLBACK, |m| (m / 2).min(FALLBACK));
+    match std::fs::read_to_string("/proc/self/limits") {
+        Ok(limits) => address_space_limit(&limits).map_or(budget, |l| budget.min(l / 2)),
+        Err(_) => budget,
+    }
+}
+
+/// The soft limit of the address space in the text of `/proc/self/limits`, if any.
+fn address_space_limit(limits: &str) -> Option<usize> {
+    let line = limits
+        .lines()
+        .find(|l| l.starts_with("Max address space"))?;
+    let soft = line
+        .trim_start_matches("Max address space")
+        .split_whitespace()
+        .next()?;
+    soft.parse().ok()
 }
 
 fn physical_memory() -> Option<usize> {
@@ -159,6 +180,17 @@ pub fn parse_size(text: &str) -> Result<usize, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_address_space_limit_is_read_from_proc_limits() {
+        let limited = "Limit                     Soft Limit           Hard Limit           Units     \n\
+                       Max stack size            8388608              unlimited            bytes     \n\
+                       Max address space         4294967296           unlimited            bytes     \n";
+        assert_eq!(address_space_limit(limited), Some(4 << 30));
+        let free =
+            "Max address space         unlimited            unlimited            bytes     \n";
+        assert_eq!(address_space_limit(free), None);
+    }
 
     #[test]
     fn sizes_parse_and_print() {

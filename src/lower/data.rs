@@ -176,7 +176,7 @@ impl Record {
 /// the lines of the file to show with the bytes to blame.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BadRecord {
-    /// `E0605` (wrong shape) or `E0901` (not UTF-8).
+    /// `E0605` (wrong shape), `E0607` (a line too long) or `E0901` (not UTF-8).
     pub code: Code,
     /// 0-based index of the record in the file.
     pub index: usize,
@@ -227,6 +227,31 @@ impl BadRecord {
     }
 }
 
+/// The longest line a data file may have, in bytes: a record is read in the memory of
+/// its lines, so an endless line (`--data -` fed without a line break) must end
+/// somewhere. A line past it fails its record (E0607), and only its first bytes are
+/// kept to show.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// What makes a line of a record unreadable.
+#[derive(Clone, Copy, Debug)]
+enum Flaw {
+    /// Not UTF-8: the first bad byte.
+    NotUtf8(u8),
+    /// Longer than [`MAX_LINE`]: its length in bytes.
+    TooLong(usize),
+}
+
+/// A word of a record as a message shows it: a long one (a line of a million digits)
+/// is cut, so that the message stays a line or two.
+fn shown(word: &str) -> String {
+    const MAX: usize = 40;
+    match word.char_indices().nth(MAX) {
+        Some((at, _)) => format!("{}... ({} bytes)", &word[..at], word.len()),
+        None => word.to_string(),
+    }
+}
+
 /// Splits a data file into records for a parameter of type `ty`, one line at a time,
 /// so a file of any length is read in the memory of one record.
 ///
@@ -237,8 +262,8 @@ pub struct Splitter {
     ty: ParamType,
     /// The record being gathered, for types whose records span several lines.
     current: Option<Record>,
-    /// A line of `current` that is not UTF-8: its place in `raw` and its first bad byte.
-    invalid: Option<(Range<usize>, u8)>,
+    /// A line of `current` that cannot be read: its place in `raw` and what is wrong.
+    invalid: Option<(Range<usize>, Flaw)>,
     /// Index of the next record.
     next: usize,
     /// Whether the file names its records with `===` headers (`cells` records only):
@@ -398,6 +423,27 @@ impl Splitter {
         at: usize,
         byte: u8,
     ) -> Option<Result<Record, BadRecord>> {
+        self.push_flawed(no, line, at, Flaw::NotUtf8(byte))
+    }
+
+    /// Feeds a line longer than [`MAX_LINE`], of `len` bytes, of which `head` is the
+    /// beginning. The record it belongs to fails (E0607).
+    pub fn push_too_long(
+        &mut self,
+        no: usize,
+        head: &str,
+        len: usize,
+    ) -> Option<Result<Record, BadRecord>> {
+        self.push_flawed(no, head, 0, Flaw::TooLong(len))
+    }
+
+    fn push_flawed(
+        &mut self,
+        no: usize,
+        line: &str,
+        at: usize,
+        flaw: Flaw,
+    ) -> Option<Result<Record, BadRecord>> {
         let line = line.strip_suffix('\r').unwrap_or(line);
         if self.skipping {
             // Inside a `---` section or the rest of a failed record: not read at all.
@@ -415,12 +461,12 @@ impl Splitter {
         if blocks {
             // The record goes on to its blank line; it fails when it ends.
             if self.invalid.is_none() {
-                self.invalid = Some((bad, byte));
+                self.invalid = Some((bad, flaw));
             }
             self.current = Some(rec);
             return None;
         }
-        self.invalid = Some((bad, byte));
+        self.invalid = Some((bad, flaw));
         Some(self.finish_record(rec))
     }
 
@@ -428,16 +474,19 @@ impl Splitter {
     fn finish_record(&mut self, rec: Record) -> Result<Record, BadRecord> {
         match self.invalid.take() {
             None => Ok(rec),
-            Some((at, byte)) => {
+            Some((at, flaw)) => {
                 let at = at.start..(at.start + 3).min(at.end).max(at.start);
-                let mut bad = BadRecord::new(
-                    rec.index,
-                    rec.line,
-                    &rec.raw,
-                    at,
-                    format!("byte 0x{byte:02X} is not UTF-8"),
-                );
-                bad.code = Code::E0901;
+                let (code, message) = match flaw {
+                    Flaw::NotUtf8(byte) => (Code::E0901, format!("byte 0x{byte:02X} is not UTF-8")),
+                    Flaw::TooLong(len) => (
+                        Code::E0607,
+                        format!(
+                            "a line of {len} bytes, longer than the {MAX_LINE} a line may have"
+                        ),
+                    ),
+                };
+                let mut bad = BadRecord::new(rec.index, rec.line, &rec.raw, at, message);
+                bad.code = code;
                 Err(bad)
             }
         }
@@ -637,7 +686,7 @@ pub fn parse_text(text: &str, ty: &ParamType) -> Result<Value, ShapeError> {
         ParamType::Int => text.trim().parse::<i64>().map(Value::Int).map_err(|_| {
             err(
                 Some(range_in(text, text.trim())),
-                format!("expected an integer, found `{}`", text.trim()),
+                format!("expected an integer, found `{}`", shown(text.trim())),
             )
         }),
         ParamType::Bool => match text.trim() {
@@ -645,7 +694,7 @@ pub fn parse_text(text: &str, ty: &ParamType) -> Result<Value, ShapeError> {
             "false" => Ok(Value::Bool(false)),
             other => Err(err(
                 Some(range_in(text, other)),
-                format!("expected `true` or `false`, found `{other}`"),
+                format!("expected `true` or `false`, found `{}`", shown(other)),
             )),
         },
         ParamType::Ints => {
@@ -654,7 +703,7 @@ pub fn parse_text(text: &str, ty: &ParamType) -> Result<Value, ShapeError> {
                 let n = word.parse::<i64>().map_err(|_| {
                     err(
                         Some(range_in(text, word)),
-                        format!("expected an integer, found `{word}`"),
+                        format!("expected an integer, found `{}`", shown(word)),
                     )
                 })?;
                 out.push(Value::Int(n));

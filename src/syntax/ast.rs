@@ -231,8 +231,12 @@ pub struct CoverEntry {
     pub index: Vec<Expr>,
     /// The color given to a colored item, if any.
     pub color: Option<Expr>,
-    /// A comprehension over this entry, if any.
+    /// A comprehension over this entry, if any. An `if COND` after the entry is its
+    /// last clause, a `where COND`, and [`CoverEntry::guard`] says so.
     pub clauses: Vec<Clause>,
+    /// Whether the last clause was written `if COND`: a condition on the entry, on
+    /// purpose (no E0115 for it).
+    pub guard: bool,
     /// The whole entry.
     pub span: Span,
 }

@@ -316,6 +316,7 @@ pub(crate) fn describe(rule: Rule) -> &'static [(u8, &'static str)] {
         kw_for | for_clause | comp_clauses => &[(4, "`for`")],
         clauses => &[(4, "`for`"), (4, "`where`")],
         kw_where | where_clause => &[(4, "`where`")],
+        entry_if => &[(4, "`if`")],
         let_clause => &[(5, "`let`")],
         kw_cost | cost => &[(5, "`cost`")],
         kw_paint | paint => &[(5, "`paint`")],

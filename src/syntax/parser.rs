@@ -483,10 +483,18 @@ impl<'s> Builder<'s> {
         let mut it = kids(p);
         let family = self.ident(it.next().expect("grammar: cover family"));
         let (mut index, mut color, mut clauses) = (Vec::new(), None, Vec::new());
+        let mut guard = false;
         for q in it {
             match q.as_rule() {
                 Rule::index_list => index = self.index_list(q),
                 Rule::clauses => clauses = self.clauses(q),
+                // `x[v] if COND` is `x[v] where COND`, written as meant.
+                Rule::entry_if => {
+                    if let Some(e) = kids(q).next() {
+                        clauses.push(Clause::Where(self.expr(e)));
+                        guard = true;
+                    }
+                }
                 _ => color = Some(self.expr(q)),
             }
         }
@@ -495,6 +503,7 @@ impl<'s> Builder<'s> {
             index,
             color,
             clauses,
+            guard,
             span: sp,
         }
     }

@@ -229,6 +229,10 @@ struct SearchFlags {
     /// solutions, weighted by the memo counts).
     #[arg(long, value_name = "K")]
     sample: Option<u64>,
+    /// With an objective: print the K best solutions, in order of value (as Knuth's
+    /// DLX5 with `kK`); among equal values, in the order the search reaches them.
+    #[arg(long, value_name = "K")]
+    best: Option<u64>,
     /// The seed of --sample (the same seed draws the same samples), and of the
     /// estimate's probes with `solve --estimate`.
     #[arg(long, value_name = "S")]
@@ -429,6 +433,7 @@ impl From<SearchFlags> for SearchArgs {
                 seed: s.seed,
                 zdd: s.zdd,
             },
+            best: s.best,
         }
     }
 }

@@ -116,6 +116,9 @@ pub struct Request {
     pub engine: EngineChoice,
     /// `--threads` (0 and 1: one).
     pub threads: usize,
+    /// Whether `--threads` was given, not only defaulted to every core: a search for
+    /// least cost runs on one thread unless it was (see [`Task::optimizing_threads`]).
+    pub threads_asked: bool,
     /// `--shard K/N`.
     pub shard: Option<Shard>,
     /// `--checkpoint FILE`.
@@ -185,6 +188,8 @@ pub struct Task {
     pub engine: EngineChoice,
     /// Threads (at least 1).
     pub threads: usize,
+    /// Whether they were asked for (`--threads`).
+    pub threads_asked: bool,
     /// Count only this shard.
     pub shard: Option<Shard>,
     /// Write checkpoints of the count.
@@ -323,6 +328,7 @@ impl Task {
             up_to_symmetry: r.up_to_symmetry,
             engine: r.engine,
             threads: r.threads.max(1),
+            threads_asked: r.threads_asked,
             shard: r.shard,
             checkpoint: r.checkpoint.as_ref().map(|path| Checkpointing {
                 path: path.clone(),
@@ -434,6 +440,18 @@ impl Task {
     /// Whether the count keeps its state in a file (checkpoints or a resumed one).
     pub fn keeps_state(&self) -> bool {
         self.checkpoint.is_some() || self.resume.is_some()
+    }
+
+    /// Threads for a branch and bound: those asked for; by default every core for the
+    /// links engine, one for the cost-sorted one (`priced`), whose single-threaded
+    /// search hides only the options still cheap enough to matter, about half the
+    /// work of the search each thread of a split runs (docs/design.md).
+    pub fn optimizing_threads(&self, priced: bool) -> usize {
+        if priced && !self.threads_asked {
+            1
+        } else {
+            self.threads
+        }
     }
 
     /// Threads for a search that shows solutions: listing (`--all`, `--limit`) spreads

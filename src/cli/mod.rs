@@ -128,6 +128,7 @@ impl SearchArgs {
             up_to_symmetry: self.up_to_symmetry,
             engine: self.engine,
             threads: self.threads,
+            threads_asked: self.threads_asked,
             shard: self.shard,
             checkpoint: self.checkpoint.clone(),
             checkpoint_every: self.checkpoint_every,

@@ -218,12 +218,13 @@ impl Runner {
     /// Runs the task on `inst`, reporting to `sink`.
     pub fn run(&mut self, inst: &Instance, sink: &mut dyn Sink) -> Result<Answer, Failure> {
         let config = self.config();
-        let (all, threads) = (self.task.mode.many(), self.task.threads);
+        let all = self.task.mode.many();
         if let (Some(k), None) = (self.task.best, inst.objective) {
             return Err(Failure::Report(crate::task::best_without_objective(k)));
         }
         if let Some(goal) = inst.objective {
             let best = self.task.best;
+            let task = self.task.clone();
             let opt = match self.engine(inst, |p| {
                 Optimizer::with_best(p, goal, best.unwrap_or(1))
                     .map(|o| Engine::Optimizing(Box::new(o)))
@@ -242,6 +243,7 @@ impl Runner {
                     &mut improve,
                 )?));
             }
+            let threads = task.optimizing_threads(opt.is_priced());
             let out = crate::solve::optimize::solve_on_threads(
                 opt,
                 &inst.forced,

@@ -304,6 +304,12 @@ impl Optimizer {
         self.objective
     }
 
+    /// Whether it is the cost-sorted engine of module `priced` (DLX5's), rather than
+    /// the links of DLX1 with at-least-once items.
+    pub fn is_priced(&self) -> bool {
+        matches!(self.core, Core::Priced(_))
+    }
+
     /// Finds an optimal solution containing the `forced` options (every optimal one
     /// with `all`), calling `on_improve(value, solution)` each time a better solution is
     /// found. Only the node and time limits and the interrupt flag of `config` apply.
@@ -322,7 +328,22 @@ impl Optimizer {
         config: &SearchConfig,
         on_improve: &mut dyn FnMut(i64, &[OptionId]),
     ) -> Result<Optimum, Clash> {
-        self.solve_part(forced, &[], all, 1, config, None, on_improve)
+        self.solve_part(forced, &[], all, 1, false, config, None, on_improve)
+    }
+
+    /// [`Optimizer::solve`] as each part of a search on threads runs it: every option
+    /// hidden and counted whatever the best so far (module `priced`, "Branching"), so
+    /// that its answer is the one [`solve_on_threads`] gives on any number of threads.
+    /// The same as [`Optimizer::solve`] on the links engine.
+    #[doc(hidden)]
+    pub fn solve_exact(
+        &mut self,
+        forced: &[OptionId],
+        all: bool,
+        config: &SearchConfig,
+        on_improve: &mut dyn FnMut(i64, &[OptionId]),
+    ) -> Result<Optimum, Clash> {
+        self.solve_part(forced, &[], all, 1, true, config, None, on_improve)
     }
 
     /// The `best` cheapest solutions containing the `forced` options, in order of
@@ -337,7 +358,7 @@ impl Optimizer {
         config: &SearchConfig,
         on_improve: &mut dyn FnMut(i64, &[OptionId]),
     ) -> Result<Optimum, Clash> {
-        self.solve_part(forced, &[], false, best, config, None, on_improve)
+        self.solve_part(forced, &[], false, best, false, config, None, on_improve)
     }
 
     /// [`Optimizer::solve`] on the part of the tree that `steps` lead to (see
@@ -349,13 +370,16 @@ impl Optimizer {
         steps: &[Step],
         all: bool,
         best: usize,
+        exact: bool,
         config: &SearchConfig,
         shared: Option<(&Incumbent, usize)>,
         on_improve: &mut dyn FnMut(i64, &[OptionId]),
     ) -> Result<Optimum, Clash> {
         match &mut self.core {
             Core::Linked(l) => l.solve_part(forced, steps, all, config, shared, on_improve),
-            Core::Priced(p) => p.solve_part(forced, steps, all, best, config, shared, on_improve),
+            Core::Priced(p) => {
+                p.solve_part(forced, steps, all, best, exact, config, shared, on_improve)
+            }
         }
     }
 

@@ -86,8 +86,6 @@ struct Node {
     /// The color given to a secondary item (`>= 1`), 0 for none, -1 while the item is
     /// purified with this color (the option needs no purifying again).
     color: i32,
-    /// The net cost of the option (see the module docs).
-    cost: i64,
 }
 
 /// The structure, built once per problem and objective.
@@ -96,6 +94,8 @@ pub(crate) struct Priced {
     /// LLINK/RLINK of the active primary items, root 0.
     items: Vec<(u32, u32)>,
     nodes: Vec<Node>,
+    /// The net cost of each node's option (0 for heads and spacers).
+    cost: Vec<i64>,
     /// LEN of each item (primary items only are kept up to date).
     len: Vec<i32>,
     n_primary: u32,
@@ -113,6 +113,9 @@ pub(crate) struct Priced {
     objective: Objective,
 }
 
+/// How many options of an item [`Priced::choose`] counts at most (DLX5's default).
+const COUNTED: i32 = 10;
+
 /// One level of the search.
 #[derive(Clone, Copy, Debug)]
 struct Level {
@@ -122,6 +125,9 @@ struct Level {
     x: u32,
     /// The cost before it.
     g: i64,
+    /// The thresholds the item was covered with, and the option's other items.
+    t0: i64,
+    t: i64,
 }
 
 /// What a search keeps: the best solutions so far, as minimized.
@@ -237,7 +243,6 @@ impl Priced {
                 dlink: i,
                 top: 0,
                 color: 0,
-                cost: 0,
             });
         }
         let mut option_start = Vec::with_capacity(problem.options.len() + 1);
@@ -249,7 +254,6 @@ impl Priced {
                 dlink: spacer as u32,
                 top: -(k as i32) - 1,
                 color: 0,
-                cost: 0,
             });
             let first = nodes.len() as u32;
             option_start.push(first);
@@ -263,7 +267,6 @@ impl Priced {
                     dlink: 0,
                     top: i as i32,
                     color: e.color.map_or(0, |c| c.number() as i32),
-                    cost: net[k],
                 });
             }
             let last = nodes.len() as u32 - 1;
@@ -280,7 +283,6 @@ impl Priced {
             dlink: end as u32,
             top: -(problem.options.len() as i32) - 1,
             color: 0,
-            cost: 0,
         });
         option_start.push(end as u32 + 1);
         // ULINK of the spacer after option k: its first node.
@@ -288,6 +290,13 @@ impl Priced {
             let (first, next) = (option_start[k], option_start[k + 1] - 1);
             if first < next {
                 nodes[next as usize].ulink = first;
+            }
+        }
+        // Each node's option's net cost, apart from the links that hiding walks.
+        let mut cost = vec![0i64; nodes.len()];
+        for (k, &c) in net.iter().enumerate() {
+            for p in option_start[k]..option_start[k + 1] - 1 {
+                cost[p as usize] = c;
             }
         }
         // The vertical lists: primary lists sorted by net cost, stably.
@@ -305,8 +314,9 @@ impl Priced {
                         .unwrap_or(0)
                 })
                 .collect();
+            // Every list sorted: covering stops at the first option too dear.
+            list.sort_by_key(|&p| cost[p as usize]);
             if i <= n_primary as usize {
-                list.sort_by_key(|&p| nodes[p as usize].cost);
                 most[i] = by_item[i]
                     .iter()
                     .map(|&o| primaries[o as usize])
@@ -352,6 +362,7 @@ impl Priced {
         Ok(Priced {
             items,
             nodes,
+            cost,
             len,
             n_primary,
             item_id,
@@ -425,8 +436,9 @@ impl Priced {
     }
 
     /// Covers item `i`: out of the active list if primary, and every option through it
-    /// hidden.
-    fn cover(&mut self, i: u32, updates: &mut u64) {
+    /// that costs less than `thresh` hidden (DLX5: the others cannot be in any solution
+    /// the search still wants below this node, and the list is sorted).
+    fn cover(&mut self, i: u32, thresh: i64, updates: &mut u64) {
         if i <= self.n_primary {
             let (l, r) = self.items[i as usize];
             self.items[l as usize].1 = r;
@@ -434,17 +446,20 @@ impl Priced {
             *updates += 1;
         }
         let mut r = self.nodes[i as usize].dlink;
-        while r != i {
+        while r != i && self.cost[r as usize] < thresh {
             self.hide(r, updates);
             r = self.nodes[r as usize].dlink;
         }
     }
 
-    fn uncover(&mut self, i: u32) {
-        let mut r = self.nodes[i as usize].ulink;
-        while r != i {
+    /// Undoes [`Priced::cover`] with the same threshold. The options are unhidden in
+    /// the order they were hidden, as DLX5 does: they are disjoint rows of one list, so
+    /// the order among them does not matter, only the reverse walk within each.
+    fn uncover(&mut self, i: u32, thresh: i64) {
+        let mut r = self.nodes[i as usize].dlink;
+        while r != i && self.cost[r as usize] < thresh {
             self.unhide(r);
-            r = self.nodes[r as usize].ulink;
+            r = self.nodes[r as usize].dlink;
         }
         if i <= self.n_primary {
             let (l, r) = self.items[i as usize];
@@ -453,13 +468,14 @@ impl Priced {
         }
     }
 
-    /// Node `p` gives its secondary item a color: the options of other colors are
-    /// hidden, and those of the same color marked as needing nothing more.
-    fn purify(&mut self, p: u32, updates: &mut u64) {
+    /// Node `p` gives its secondary item a color: the options of other colors that
+    /// cost less than `thresh` are hidden, and those of the same color marked as
+    /// needing nothing more.
+    fn purify(&mut self, p: u32, thresh: i64, updates: &mut u64) {
         let Node { top, color, .. } = self.nodes[p as usize];
         let i = top as u32;
         let mut r = self.nodes[i as usize].dlink;
-        while r != i {
+        while r != i && self.cost[r as usize] < thresh {
             if self.nodes[r as usize].color != color {
                 self.hide(r, updates);
             } else if r != p {
@@ -469,44 +485,44 @@ impl Priced {
         }
     }
 
-    fn unpurify(&mut self, p: u32) {
+    fn unpurify(&mut self, p: u32, thresh: i64) {
         let Node { top, color, .. } = self.nodes[p as usize];
         let i = top as u32;
-        let mut r = self.nodes[i as usize].ulink;
-        while r != i {
+        let mut r = self.nodes[i as usize].dlink;
+        while r != i && self.cost[r as usize] < thresh {
             if self.nodes[r as usize].color < 0 {
                 self.nodes[r as usize].color = color;
             } else if r != p {
                 self.unhide(r);
             }
-            r = self.nodes[r as usize].ulink;
+            r = self.nodes[r as usize].dlink;
         }
     }
 
     /// Takes what node `q` of a chosen option asks: its item covered or purified (or
     /// nothing, when the item is purified with its color already).
     #[inline]
-    fn take(&mut self, q: u32, updates: &mut u64) {
+    fn take(&mut self, q: u32, thresh: i64, updates: &mut u64) {
         let node = self.nodes[q as usize];
         if node.color == 0 {
-            self.cover(node.top as u32, updates);
+            self.cover(node.top as u32, thresh, updates);
         } else if node.color > 0 {
-            self.purify(q, updates);
+            self.purify(q, thresh, updates);
         }
     }
 
     #[inline]
-    fn untake(&mut self, q: u32) {
+    fn untake(&mut self, q: u32, thresh: i64) {
         let node = self.nodes[q as usize];
         if node.color == 0 {
-            self.uncover(node.top as u32);
+            self.uncover(node.top as u32, thresh);
         } else if node.color > 0 {
-            self.unpurify(q);
+            self.unpurify(q, thresh);
         }
     }
 
     /// Chooses node `x` (its item is covered already): takes the rest of its option.
-    fn commit(&mut self, x: u32, updates: &mut u64) {
+    fn commit(&mut self, x: u32, thresh: i64, updates: &mut u64) {
         let mut q = x + 1;
         while q != x {
             let node = self.nodes[q as usize];
@@ -514,12 +530,12 @@ impl Priced {
                 q = node.ulink;
                 continue;
             }
-            self.take(q, updates);
+            self.take(q, thresh, updates);
             q += 1;
         }
     }
 
-    fn uncommit(&mut self, x: u32) {
+    fn uncommit(&mut self, x: u32, thresh: i64) {
         let mut q = x - 1;
         while q != x {
             let node = self.nodes[q as usize];
@@ -527,20 +543,21 @@ impl Priced {
                 q = node.dlink;
                 continue;
             }
-            self.untake(q);
+            self.untake(q, thresh);
             q -= 1;
         }
     }
 
+    /// Takes every item of option `o` (forced, or a step to a part), hiding all.
     fn commit_range(&mut self, o: OptionId, updates: &mut u64) {
         for q in self.option_nodes(o) {
-            self.take(q, updates);
+            self.take(q, i64::MAX, updates);
         }
     }
 
     fn uncommit_range(&mut self, o: OptionId) {
         for q in self.option_nodes(o).rev() {
-            self.untake(q);
+            self.untake(q, i64::MAX);
         }
     }
 
@@ -654,7 +671,7 @@ impl Priced {
             if s.items[0].1 == 0 {
                 return None;
             }
-            let (item, _, _) = s.choose();
+            let (item, _, _) = s.choose(None);
             let mut options = Vec::new();
             let mut p = s.nodes[item as usize].dlink;
             while p != item {
@@ -674,17 +691,20 @@ impl Priced {
         steps: &[Step],
         all: bool,
         best: usize,
+        exact: bool,
         config: &SearchConfig,
         shared: Option<(&Incumbent, usize)>,
         on_improve: &mut dyn FnMut(i64, &[OptionId]),
     ) -> Result<Optimum, Clash> {
         let start = Instant::now();
+        let exact = exact || shared.is_some();
         self.at_part(forced, steps, |s, prefix, g| {
             s.run(
                 prefix,
                 g,
                 all,
                 best.max(1),
+                exact,
                 config,
                 shared,
                 on_improve,
@@ -693,19 +713,27 @@ impl Priced {
         })
     }
 
-    /// The item to branch on (fewest options, then the largest first net cost, then
-    /// the first), its length, and the bound of the module docs.
+    /// The item to branch on, how many options it has (0: the node is a dead end),
+    /// and the bound of the module docs.
+    ///
+    /// With `usable = None` (the exact branching): the item with the fewest options,
+    /// then the largest first net cost, then the first. With `Some(u)`, only options of
+    /// net cost below `u` count, as in DLX5: an item with none is a dead end, and the
+    /// options of each item are counted down its sorted list as long as that can beat
+    /// the best count so far and for at most [`COUNTED`] of them (then the item's
+    /// length stands for the count).
     #[inline]
-    fn choose(&self) -> (u32, i32, i64) {
+    fn choose(&self, usable: Option<i64>) -> (u32, i32, i64) {
         let (mut best, mut len, mut dear) = (0u32, i32::MAX, 0i64);
         let (mut most, mut shares) = (0i64, 0i128);
         let mut k = self.items[0].1;
         while k != 0 {
             let t = self.len[k as usize];
-            if t == 0 {
+            let head = self.nodes[k as usize].dlink;
+            let first = self.cost[head as usize];
+            if t == 0 || usable.is_some_and(|u| first >= u) {
                 return (k, 0, 0);
             }
-            let first = self.nodes[self.nodes[k as usize].dlink as usize].cost;
             most = most.max(first);
             let w = self.weight[k as usize];
             shares += if w > 0 {
@@ -713,8 +741,29 @@ impl Priced {
             } else {
                 i128::from(first / -w)
             };
-            if t < len || (t == len && first > dear) {
-                (best, len, dear) = (k, t, first);
+            let count = match usable {
+                None => t,
+                Some(u) => {
+                    let mut count = 1;
+                    let mut q = self.nodes[head as usize].dlink;
+                    while q != k && self.cost[q as usize] < u {
+                        if count >= len {
+                            // More than the best count so far: no change.
+                            count = len + 1;
+                            break;
+                        }
+                        if count >= COUNTED {
+                            count = t;
+                            break;
+                        }
+                        count += 1;
+                        q = self.nodes[q as usize].dlink;
+                    }
+                    count
+                }
+            };
+            if count < len || (count == len && first > dear) {
+                (best, len, dear) = (k, count, first);
             }
             k = self.items[k as usize].1;
         }
@@ -731,6 +780,7 @@ impl Priced {
         g0: i64,
         all: bool,
         best: usize,
+        exact: bool,
         config: &SearchConfig,
         shared: Option<(&Incumbent, usize)>,
         on_improve: &mut dyn FnMut(i64, &[OptionId]),
@@ -768,6 +818,24 @@ impl Priced {
                 None => false,
             }
         };
+        // On threads, the parts hide every option and count every option, so that the
+        // tree does not depend on what other parts found (module docs, "Branching").
+        // The least cost a solution must stay below to be kept (ties included with
+        // `all`), and the net cost from which an option cannot be in such a solution
+        // below a node of cost `g`.
+        let limit = |kept: &Kept| -> i64 {
+            match kept.cutoff() {
+                None => i64::MAX,
+                Some((c, ties)) => c.saturating_add(i64::from(ties)),
+            }
+        };
+        let threshold = |kept: &Kept, g: i64| -> i64 {
+            if exact {
+                i64::MAX
+            } else {
+                limit(kept).saturating_sub(g)
+            }
+        };
         // `enter`: a new node to examine; else the top level tries its next option.
         let mut enter = true;
         'search: loop {
@@ -799,21 +867,28 @@ impl Priced {
                         kept.keep(g, sol);
                     }
                 } else {
-                    let (item, len, bound) = self.choose();
-                    if len > 0 && !hopeless(&kept, g.saturating_add(bound)) {
-                        self.cover(item, &mut stats.updates);
-                        let x = self.nodes[item as usize].dlink;
-                        stack.push(Level { item, x, g });
-                        let c = self.nodes[x as usize].cost;
-                        if !hopeless(&kept, g + c) {
-                            self.commit(x, &mut stats.updates);
-                            g += c;
-                            enter = true;
-                            continue 'search;
-                        }
-                        // Even the cheapest option cannot be wanted.
-                        self.uncover(item);
-                        stack.pop();
+                    let usable = (!exact).then(|| limit(&kept).saturating_sub(g));
+                    let (item, len, bound) = self.choose(usable);
+                    let x = self.nodes[item as usize].dlink;
+                    let c = self.cost[x as usize];
+                    if len > 0
+                        && !hopeless(&kept, g.saturating_add(bound))
+                        && !hopeless(&kept, g + c)
+                    {
+                        // The options of `item` left linked cost too much to be tried
+                        // here; those of the other items of `x`'s option, too much to
+                        // be chosen below it. (DLX5 covers `item` with the threshold
+                        // of `x`; then a later, dearer option of `item` that is still
+                        // worth trying could be left linked, and covering its items
+                        // would unlink it from the list being walked.)
+                        let t0 = threshold(&kept, g);
+                        let t = threshold(&kept, g + c);
+                        self.cover(item, t0, &mut stats.updates);
+                        self.commit(x, t, &mut stats.updates);
+                        stack.push(Level { item, x, g, t0, t });
+                        g += c;
+                        enter = true;
+                        continue 'search;
                     }
                 }
             }
@@ -821,29 +896,30 @@ impl Priced {
             let Some(level) = stack.last().copied() else {
                 break 'search;
             };
-            self.uncommit(level.x);
+            self.uncommit(level.x, level.t);
             g = level.g;
             let x = self.nodes[level.x as usize].dlink;
             if x != level.item {
-                let c = self.nodes[x as usize].cost;
+                let c = self.cost[x as usize];
                 // The list is sorted: once one option cannot be wanted, none after it.
                 if !hopeless(&kept, g + c) {
+                    let t = threshold(&kept, g + c);
                     if let Some(top) = stack.last_mut() {
-                        top.x = x;
+                        (top.x, top.t) = (x, t);
                     }
-                    self.commit(x, &mut stats.updates);
+                    self.commit(x, t, &mut stats.updates);
                     g += c;
                     enter = true;
                     continue 'search;
                 }
             }
-            self.uncover(level.item);
+            self.uncover(level.item, level.t0);
             stack.pop();
         }
         // Unwind a search cut short.
         while let Some(level) = stack.pop() {
-            self.uncommit(level.x);
-            self.uncover(level.item);
+            self.uncommit(level.x, level.t);
+            self.uncover(level.item, level.t0);
         }
         kept.list.sort_by_key(|(c, _)| *c);
         stats.elapsed = start.elapsed();

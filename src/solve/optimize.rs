@@ -131,12 +131,13 @@ pub enum Refused {
     /// `--best K` with `K > 1` and an item that must be covered at least once: the k
     /// best are searched with exactly-once items only.
     #[error(
-        "item `{item}` must be covered at least once: the {} best solutions are searched only when every item is covered exactly once",
-        "k"
+        "item `{item}` must be covered at least once, and the {best} best solutions are searched only when every item is covered exactly once"
     )]
     BestOfRepeated {
         /// The first at-least-once item.
         item: String,
+        /// How many were asked for.
+        best: usize,
     },
     /// The absolute costs add up beyond `i64`.
     #[error(
@@ -275,6 +276,7 @@ impl Optimizer {
         {
             return Err(Refused::BestOfRepeated {
                 item: item.name.clone(),
+                best,
             });
         }
         // The seeds' count bound prunes more than the cost bounds on unit costs; Knuth's

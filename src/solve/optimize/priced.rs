@@ -86,6 +86,8 @@ struct Node {
     /// The color given to a secondary item (`>= 1`), 0 for none, -1 while the item is
     /// purified with this color (the option needs no purifying again).
     color: i32,
+    /// The net cost of the option, beside the links that covering reads with it.
+    cost: i64,
 }
 
 /// The structure, built once per problem and objective.
@@ -94,8 +96,6 @@ pub(crate) struct Priced {
     /// LLINK/RLINK of the active primary items, root 0.
     items: Vec<(u32, u32)>,
     nodes: Vec<Node>,
-    /// The net cost of each node's option (0 for heads and spacers).
-    cost: Vec<i64>,
     /// LEN of each item (primary items only are kept up to date).
     len: Vec<i32>,
     n_primary: u32,
@@ -243,6 +243,7 @@ impl Priced {
                 dlink: i,
                 top: 0,
                 color: 0,
+                cost: 0,
             });
         }
         let mut option_start = Vec::with_capacity(problem.options.len() + 1);
@@ -254,6 +255,7 @@ impl Priced {
                 dlink: spacer as u32,
                 top: -(k as i32) - 1,
                 color: 0,
+                cost: 0,
             });
             let first = nodes.len() as u32;
             option_start.push(first);
@@ -267,6 +269,7 @@ impl Priced {
                     dlink: 0,
                     top: i as i32,
                     color: e.color.map_or(0, |c| c.number() as i32),
+                    cost: net[k],
                 });
             }
             let last = nodes.len() as u32 - 1;
@@ -283,6 +286,7 @@ impl Priced {
             dlink: end as u32,
             top: -(problem.options.len() as i32) - 1,
             color: 0,
+            cost: 0,
         });
         option_start.push(end as u32 + 1);
         // ULINK of the spacer after option k: its first node.
@@ -290,13 +294,6 @@ impl Priced {
             let (first, next) = (option_start[k], option_start[k + 1] - 1);
             if first < next {
                 nodes[next as usize].ulink = first;
-            }
-        }
-        // Each node's option's net cost, apart from the links that hiding walks.
-        let mut cost = vec![0i64; nodes.len()];
-        for (k, &c) in net.iter().enumerate() {
-            for p in option_start[k]..option_start[k + 1] - 1 {
-                cost[p as usize] = c;
             }
         }
         // The vertical lists: primary lists sorted by net cost, stably.
@@ -315,7 +312,7 @@ impl Priced {
                 })
                 .collect();
             // Every list sorted: covering stops at the first option too dear.
-            list.sort_by_key(|&p| cost[p as usize]);
+            list.sort_by_key(|&p| nodes[p as usize].cost);
             if i <= n_primary as usize {
                 most[i] = by_item[i]
                     .iter()
@@ -362,7 +359,6 @@ impl Priced {
         Ok(Priced {
             items,
             nodes,
-            cost,
             len,
             n_primary,
             item_id,
@@ -446,7 +442,7 @@ impl Priced {
             *updates += 1;
         }
         let mut r = self.nodes[i as usize].dlink;
-        while r != i && self.cost[r as usize] < thresh {
+        while r != i && self.nodes[r as usize].cost < thresh {
             self.hide(r, updates);
             r = self.nodes[r as usize].dlink;
         }
@@ -457,7 +453,7 @@ impl Priced {
     /// the order among them does not matter, only the reverse walk within each.
     fn uncover(&mut self, i: u32, thresh: i64) {
         let mut r = self.nodes[i as usize].dlink;
-        while r != i && self.cost[r as usize] < thresh {
+        while r != i && self.nodes[r as usize].cost < thresh {
             self.unhide(r);
             r = self.nodes[r as usize].dlink;
         }
@@ -475,7 +471,7 @@ impl Priced {
         let Node { top, color, .. } = self.nodes[p as usize];
         let i = top as u32;
         let mut r = self.nodes[i as usize].dlink;
-        while r != i && self.cost[r as usize] < thresh {
+        while r != i && self.nodes[r as usize].cost < thresh {
             if self.nodes[r as usize].color != color {
                 self.hide(r, updates);
             } else if r != p {
@@ -489,7 +485,7 @@ impl Priced {
         let Node { top, color, .. } = self.nodes[p as usize];
         let i = top as u32;
         let mut r = self.nodes[i as usize].dlink;
-        while r != i && self.cost[r as usize] < thresh {
+        while r != i && self.nodes[r as usize].cost < thresh {
             if self.nodes[r as usize].color < 0 {
                 self.nodes[r as usize].color = color;
             } else if r != p {
@@ -730,7 +726,7 @@ impl Priced {
         while k != 0 {
             let t = self.len[k as usize];
             let head = self.nodes[k as usize].dlink;
-            let first = self.cost[head as usize];
+            let first = self.nodes[head as usize].cost;
             if t == 0 || usable.is_some_and(|u| first >= u) {
                 return (k, 0, 0);
             }
@@ -746,7 +742,7 @@ impl Priced {
                 Some(u) => {
                     let mut count = 1;
                     let mut q = self.nodes[head as usize].dlink;
-                    while q != k && self.cost[q as usize] < u {
+                    while q != k && self.nodes[q as usize].cost < u {
                         if count >= len {
                             // More than the best count so far: no change.
                             count = len + 1;
@@ -870,7 +866,7 @@ impl Priced {
                     let usable = (!exact).then(|| limit(&kept).saturating_sub(g));
                     let (item, len, bound) = self.choose(usable);
                     let x = self.nodes[item as usize].dlink;
-                    let c = self.cost[x as usize];
+                    let c = self.nodes[x as usize].cost;
                     if len > 0
                         && !hopeless(&kept, g.saturating_add(bound))
                         && !hopeless(&kept, g + c)
@@ -900,7 +896,7 @@ impl Priced {
             g = level.g;
             let x = self.nodes[level.x as usize].dlink;
             if x != level.item {
-                let c = self.cost[x as usize];
+                let c = self.nodes[x as usize].cost;
                 // The list is sorted: once one option cannot be wanted, none after it.
                 if !hopeless(&kept, g + c) {
                     let t = threshold(&kept, g + c);

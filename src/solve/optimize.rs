@@ -1,12 +1,20 @@
 //! Optimizing search: the fewest options (`minimize count`) or the best total cost
-//! (`minimize cost`, `maximize cost`), by depth-first branch and bound over the links of
-//! DLX1.
+//! (`minimize cost`, `maximize cost`), by depth-first branch and bound, on one of two
+//! engines behind [`Optimizer`]:
 //!
-//! # What is searched
+//! - module `priced`, Knuth's DLX5 in its own words: exactly-once primary items,
+//!   secondary items with or without colors, taxes, cost-sorted lists, the K best. It
+//!   runs every cost objective with exactly-once items, and the count objective when
+//!   there are colors or K > 1 (as unit costs).
+//! - `Linked`, below, over the links of DLX1: the count objective without colors (the
+//!   seeds' bound prunes more than unit costs do), and every problem with
+//!   at-least-once items.
+//!
+//! # What `Linked` searches
 //!
 //! Primary items are covered exactly once, or *at least once* (bounds `1..`, the
 //! repeated cover of the set-cover and matchsticks problems); secondary items at most
-//! once. Other bounds and colors are refused ([`Refused`]) until Algorithms M and C land.
+//! once. Other bounds, and colors, are refused ([`Refused`]).
 //!
 //! An exactly-once item is covered as in Algorithm X: choosing one of its options hides
 //! every other option that shares an item with it. An at-least-once item is only taken

@@ -22,7 +22,7 @@
 //! chosen options cover it), so the options that also cover it stay available for the
 //! items they still need.
 //!
-//! # Branching
+//! # Branching in `Linked`
 //!
 //! At each node the active primary item with the fewest options is chosen (MRV, first in
 //! item order on ties). Its options are tried in order of promise (most active items
@@ -51,7 +51,7 @@
 //! (As everywhere in this engine, an option with no primary item is in a solution only
 //! when forced.)
 //!
-//! # Bounds (why they are admissible)
+//! # Bounds of `Linked` (why they are admissible)
 //!
 //! A subtree is pruned when the cost so far plus a lower bound on what the remaining
 //! active items must still add cannot beat the best solution (cannot tie it, with `all`).

@@ -22,8 +22,8 @@
 //!
 //! # Sorted lists (why no sort at a node)
 //!
-//! Each primary item's list is sorted by net cost once, stably (ties keep the order of
-//! the options). Covering and uncovering unlink and relink nodes without moving the
+//! Each item's list is sorted by net cost once, stably (ties keep the order of the
+//! options). Covering and uncovering unlink and relink nodes without moving the
 //! others, so the list stays sorted at every node: the options of the branching item
 //! are tried cheapest first by walking the list, the cheapest option of an item is the
 //! first node of its list, and once `cost so far + net cost` of a candidate cannot
@@ -47,16 +47,24 @@
 //! Both are sums and maxima of first nodes: one pass over the active items, the same
 //! pass that chooses the item to branch on.
 //!
-//! # Branching (why not DLX5's rule)
+//! # Thresholds and branching (DLX5's on one thread, exact on threads)
 //!
-//! The item chosen has the fewest options (MRV), and among those the largest
-//! `first(i)` (DLX5's tie rule: that cost must be paid anyway), then the first in item
-//! order. DLX5 counts only the options still cheap enough to beat the best, and hides
-//! only those when it covers an item; both make the shape of the tree depend on the
-//! best found so far. Here every option is hidden and every option counted, so the tree
-//! depends only on the problem: the search on threads splits it into parts and returns
-//! exactly the sequential search's answer (module `threads`), and `--best K` lists the
-//! same solutions on every machine.
+//! On one thread, as in DLX5, covering an item at a node of cost `g` hides only the
+//! options of net cost below `limit - g` (`limit`: the value a solution must stay below
+//! to be kept); the dearer ones stay linked, but they lie at the end of every sorted
+//! list and the threshold only falls below the node, so nothing walks them again. The
+//! branching item is covered with the node's own threshold, not that of its cheapest
+//! option as DLX5 does: a dearer option of the item still worth trying would otherwise
+//! be left linked, and covering its own items would unlink it from the list being
+//! walked. The item chosen has the fewest *usable* options (net cost below
+//! `limit - g`, at most [`COUNTED`] counted), then the largest `first(i)` (DLX5's tie
+//! rule: that cost must be paid anyway), then the first in item order.
+//!
+//! Both make the tree depend on the best found so far: deterministic on one thread, but
+//! on threads that best comes from other parts. So the parts of a split search (and
+//! `exact` searches) hide every option and choose by the plain number of options:
+//! their tree depends only on the problem, and the split search returns exactly that
+//! sequential search's answer (module `threads`), at about twice the updates.
 //!
 //! # The k best
 //!

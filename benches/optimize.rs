@@ -9,6 +9,10 @@
 //!   same cases every run), with the time of all 3000 searches.
 //! - `examples/target-sudoku.dlx` (NOIP 2009): its sample 2, then the worst case by
 //!   nodes of 20 random puzzles with 30, 28 and 25 clues.
+//! - `costs`: DLX5 files, least cost on one thread: the shared pentomino, sudoku and
+//!   queens files (`../shared/bench`) with costs 0-9 drawn as `benches/instances/costs.py`
+//!   draws them, and the colored fixtures `tests/fixtures/*_cost.dlx`
+//!   (`DLXC_SHARED_BENCH=DIR` for the shared files elsewhere).
 //!
 //! Each case is lowered through the library exactly as `dlxc run MODEL --data FILE`
 //! lowers a record (same items, options and order, so the node counts are those of the
@@ -167,6 +171,42 @@ fn random_target(rng: &mut Rng, clues: usize) -> String {
         .collect()
 }
 
+/// Knuth's file `text` with a cost `|c`, c in 0..=9, appended to each option line, drawn
+/// exactly as `benches/instances/costs.py` draws them from `seed` (so the files this
+/// bench solves are the ones docs/benchmarks.md times against DLX5).
+fn with_costs(text: &str, seed: u64) -> String {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(1);
+    let mut draw = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % 10
+    };
+    let mut seen_items = false;
+    let mut out = String::new();
+    for line in text.lines() {
+        let t = line.trim_start();
+        if line.trim().is_empty() || t.starts_with('|') {
+            out.push_str(line);
+        } else if !seen_items {
+            seen_items = true;
+            out.push_str(line);
+        } else {
+            out.push_str(&format!("{} |{}", line.trim_end(), draw()));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The least cost of a DLX5 file, on one thread (as `dlxc solve F`).
+fn solve_file(name: &str, text: &str) {
+    let src = SourceFile::new(name, text.to_string());
+    let problem = dlxc::format::knuth::read(&src).expect("a valid file");
+    let (out, wall) = solve(&problem, &[], Objective::MinimizeCost);
+    row(name, &out, wall);
+}
+
 fn main() {
     let wanted = common::wanted();
     println!(
@@ -209,6 +249,35 @@ fn main() {
                 row(&format!("matchsticks-{n}-worst-of-{cases}"), &out, wall);
                 println!("  missing {list:?}; the {cases} searches took {searching:.2} s");
             }
+        }
+    }
+    if wanted("costs") {
+        // The shared files with costs 0-9 from seed 1, then the colored fixtures.
+        // `DLXC_SHARED_BENCH` names the folder when the checkout is not beside it.
+        let shared = std::env::var_os("DLXC_SHARED_BENCH").map_or_else(
+            || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench"),
+            std::path::PathBuf::from,
+        );
+        for name in [
+            "pento_6x10_raw",
+            "pento_5x12_raw",
+            "pento_6x10",
+            "pento_8x8-2x2",
+            "sudoku_inkala_minus2",
+            "sudoku_inkala_minus3",
+            "queens_14",
+            "queens_16",
+        ] {
+            match std::fs::read_to_string(shared.join(format!("{name}.dlx"))) {
+                Ok(text) => solve_file(&format!("costs-{name}"), &with_costs(&text, 1)),
+                Err(_) => println!("costs-{name}: {name}.dlx not found in {shared:?}, skipped"),
+            }
+        }
+        for name in ["queens_08_cost", "wordrect_4x4_cost"] {
+            let path =
+                Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/{name}.dlx"));
+            let text = std::fs::read_to_string(path).expect("a fixture");
+            solve_file(&format!("costs-{name}"), &text);
         }
     }
     if wanted("target") {

@@ -183,8 +183,9 @@ struct SearchFlags {
     engine: EngineFlag,
     /// Threads for --count, --all, --limit and objectives (default: every core this
     /// process may use; listed solutions then come in another order than on one
-    /// thread, an objective's answer is the same). The first solution alone, a
-    /// --node-limit and --count --limit run on one thread.
+    /// thread, an objective's value is the same). The first solution alone, a
+    /// --node-limit, --count --limit, --best and, unless --threads is given, a cost
+    /// objective on exactly-once items run on one thread.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     threads: Option<u32>,
     /// With --count: count only shard K of N, a fixed split of the search into N
@@ -229,6 +230,10 @@ struct SearchFlags {
     /// solutions, weighted by the memo counts).
     #[arg(long, value_name = "K")]
     sample: Option<u64>,
+    /// With an objective: print the K best solutions, in order of value (as Knuth's
+    /// DLX5 with `kK`); among equal values, in the order the search reaches them.
+    #[arg(long, value_name = "K")]
+    best: Option<u64>,
     /// The seed of --sample (the same seed draws the same samples), and of the
     /// estimate's probes with `solve --estimate`.
     #[arg(long, value_name = "S")]
@@ -429,6 +434,7 @@ impl From<SearchFlags> for SearchArgs {
                 seed: s.seed,
                 zdd: s.zdd,
             },
+            best: s.best,
         }
     }
 }

@@ -116,6 +116,9 @@ pub struct Request {
     pub engine: EngineChoice,
     /// `--threads` (0 and 1: one).
     pub threads: usize,
+    /// Whether `--threads` was given, not only defaulted to every core: a search for
+    /// least cost runs on one thread unless it was (see [`Task::optimizing_threads`]).
+    pub threads_asked: bool,
     /// `--shard K/N`.
     pub shard: Option<Shard>,
     /// `--checkpoint FILE`.
@@ -140,6 +143,8 @@ pub struct Request {
     pub seed: Option<u64>,
     /// `--zdd FILE`.
     pub zdd: Option<PathBuf>,
+    /// `--best K`.
+    pub best: Option<u64>,
 }
 
 /// Whether a count remembers its subproblems (`--memo`).
@@ -183,6 +188,8 @@ pub struct Task {
     pub engine: EngineChoice,
     /// Threads (at least 1).
     pub threads: usize,
+    /// Whether they were asked for (`--threads`).
+    pub threads_asked: bool,
     /// Count only this shard.
     pub shard: Option<Shard>,
     /// Write checkpoints of the count.
@@ -203,6 +210,8 @@ pub struct Task {
     pub seed: u64,
     /// Where to write the solutions as a ZDD.
     pub zdd: Option<PathBuf>,
+    /// The K best solutions of an objective (`--best K`), in order of value.
+    pub best: Option<usize>,
 }
 
 /// The most shards a count can be split into (`--shard K/N`): the split aims for 64
@@ -308,7 +317,9 @@ impl Task {
             ));
         }
         let memo = memo_choice(r, mode)?;
+        let best = best_of(r, mode)?;
         Ok(Task {
+            best,
             mode,
             memo,
             memo_order: r.memo_order,
@@ -317,6 +328,7 @@ impl Task {
             up_to_symmetry: r.up_to_symmetry,
             engine: r.engine,
             threads: r.threads.max(1),
+            threads_asked: r.threads_asked,
             shard: r.shard,
             checkpoint: r.checkpoint.as_ref().map(|path| Checkpointing {
                 path: path.clone(),
@@ -430,6 +442,18 @@ impl Task {
         self.checkpoint.is_some() || self.resume.is_some()
     }
 
+    /// Threads for a branch and bound: those asked for; by default every core for the
+    /// links engine, one for the cost-sorted one (`priced`), whose single-threaded
+    /// search hides only the options still cheap enough to matter, about half the
+    /// work of the search each thread of a split runs (docs/design.md).
+    pub fn optimizing_threads(&self, priced: bool) -> usize {
+        if priced && !self.threads_asked {
+            1
+        } else {
+            self.threads
+        }
+    }
+
     /// Threads for a search that shows solutions: listing (`--all`, `--limit`) spreads
     /// over them; the first solution alone stays on one.
     pub fn listing_threads(&self) -> usize {
@@ -451,6 +475,47 @@ fn first_given<'a>(flags: &[(bool, &'a str)]) -> Option<&'a str> {
     flags
         .iter()
         .find_map(|&(given, flag)| given.then_some(flag))
+}
+
+/// The refusal of `--best K` for an instance without an objective (made by
+/// [`crate::run`], which sees the instance: a problem file has an objective when it has
+/// costs).
+pub fn best_without_objective(k: usize) -> Box<Report> {
+    refuse(
+        &format!("--best {k}"),
+        "it lists the best solutions of an objective, and this problem has none",
+        "add `minimize count`, `minimize cost` or `maximize cost` to the model (or costs `|n` to a problem file), or use --limit K for K solutions",
+    )
+}
+
+/// `--best K`, or its refusal (E0922) with a mode or a flag that asks for other
+/// solutions.
+fn best_of(r: &Request, mode: Mode) -> Result<Option<usize>, Box<Report>> {
+    let Some(k) = r.best else {
+        return Ok(None);
+    };
+    let other = match mode {
+        Mode::All => Some("--all"),
+        Mode::Limit(_) => Some("--limit"),
+        Mode::Count(_) => Some("--count"),
+        Mode::Sample(_) => Some("--sample"),
+        Mode::First => first_given(&[(r.up_to_symmetry, "--up-to-symmetry")]),
+    };
+    if let Some(other) = other {
+        return Err(refuse(
+            &format!("--best with {other}"),
+            &format!("--best lists the K best solutions, and {other} asks for others"),
+            "keep one of them",
+        ));
+    }
+    if k == 0 {
+        return Err(refuse(
+            "--best 0",
+            "it lists no solution",
+            "ask for at least one: --best 1",
+        ));
+    }
+    Ok(Some(usize::try_from(k).unwrap_or(usize::MAX)))
 }
 
 /// The mode with `--sample K`, or the refusal of `--sample` and `--seed` where they

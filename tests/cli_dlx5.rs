@@ -96,3 +96,70 @@ fn a_dlx5_file_prints_its_optimum_then_a_cheapest_cover() {
         (0, "minimum cost: 2\na\nb c\n")
     );
 }
+
+/// `--best K` lists the costs DLX5 lists with `kK` (recorded from Knuth's program on
+/// these files, which `benches/instances/costs.py` made: the shared `queens_08.dlx`
+/// with seed 7, and `wordrect_4x4_60_1.dlx` of `benches/instances/gen.py`, colored, with
+/// seed 3), on one thread and on two.
+#[test]
+fn the_k_best_costs_are_those_dlx5_lists() {
+    for (file, k, dlx5) in [
+        (
+            "tests/fixtures/queens_08_cost.dlx",
+            "12",
+            "21 22 23 24 25 26 26 27 27 27 27 29",
+        ),
+        (
+            "tests/fixtures/wordrect_4x4_cost.dlx",
+            "10",
+            "18 18 24 24 26 26 28 30 30 30",
+        ),
+    ] {
+        for threads in ["1", "2"] {
+            let r = dlxc(&["solve", file, "--best", k, "--value", "--threads", threads]);
+            assert_eq!((r.code, r.stdout.trim()), (0, dlx5), "{file} {threads}");
+        }
+        // The listing shows each solution after its rank and cost, cheapest first.
+        let r = dlxc(&["solve", file, "--best", k]);
+        let costs: Vec<&str> = r
+            .stdout
+            .lines()
+            .filter_map(|l| l.strip_prefix('#'))
+            .map(|l| l.split(' ').nth(2).unwrap_or("").trim_end_matches(':'))
+            .collect();
+        assert_eq!(costs.join(" "), dlx5, "{file}");
+    }
+}
+
+/// `--best` is refused where it cannot apply, with what to do instead.
+#[test]
+fn best_is_refused_without_an_objective_and_with_other_listings() {
+    let plain = temp_file("plain.dlx", "a b\na\nb\na b\n");
+    let costs = temp_file("costs.dlx5", "a b\na |1\nb |2\na b |4\n");
+    for (file, args, says) in [
+        (&plain, vec!["--best", "2"], "this problem has none"),
+        (&costs, vec!["--best", "2", "--all"], "--best with --all"),
+        (
+            &costs,
+            vec!["--best", "2", "--count"],
+            "--best with --count",
+        ),
+        (&costs, vec!["--best", "0"], "--best 0"),
+    ] {
+        let mut all = vec!["solve", file.to_str().unwrap()];
+        all.extend(args.iter().copied());
+        let r = dlxc(&all);
+        assert_eq!(r.code, 2, "{args:?}");
+        assert!(
+            r.stderr.contains("E0922") && r.stderr.contains(says),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+    let r = dlxc(&["solve", costs.to_str().unwrap(), "--best", "5"]);
+    // Two covers only: both, in order of cost.
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (0, "minimum cost: 3\n#1 cost 3:\na\nb\n\n#2 cost 4:\na b\n")
+    );
+}

@@ -98,6 +98,8 @@ pub struct SearchArgs {
     pub pictures: PictureArgs,
     /// `--memo`, `--memo-order`, `--sample`, `--seed`, `--zdd`.
     pub memo: MemoArgs,
+    /// `--best K`: the K best solutions of an objective.
+    pub best: Option<u64>,
 }
 
 /// The memo count's flags: whether it runs, its item order, random draws, the ZDD.
@@ -126,6 +128,7 @@ impl SearchArgs {
             up_to_symmetry: self.up_to_symmetry,
             engine: self.engine,
             threads: self.threads,
+            threads_asked: self.threads_asked,
             shard: self.shard,
             checkpoint: self.checkpoint.clone(),
             checkpoint_every: self.checkpoint_every,
@@ -138,6 +141,7 @@ impl SearchArgs {
             sample: self.memo.sample,
             seed: self.memo.seed,
             zdd: self.memo.zdd.clone(),
+            best: self.best,
         }
     }
 }

@@ -517,10 +517,17 @@ pub(crate) fn optimum(
             .min(usize::try_from(k).unwrap_or(usize::MAX)),
         None => out.solutions.len(),
     };
+    // With `--best K`, each solution is shown with its own value.
+    let ranked = s.best.is_some();
     if s.json {
-        for sol in &out.solutions[..shown] {
+        for (k, sol) in out.solutions[..shown].iter().enumerate() {
             let mut extra = record_field(record);
-            extra.push(("objective", json!(out.value)));
+            let value = if ranked {
+                out.values.get(k).copied()
+            } else {
+                out.value
+            };
+            extra.push(("objective", json!(value)));
             o.picture(compiled, sol, record.map(|t| t.index));
             if let Some(g) = paint_grid(compiled, sol) {
                 extra.push(("grid", json!(g)));
@@ -544,6 +551,11 @@ pub(crate) fn optimum(
             None if cut && (s.value || s.count) => o.line("?"),
             None if cut => {}
             None => o.line(s.none.as_deref().unwrap_or("No solution")),
+            Some(_) if s.value && ranked => {
+                let values: Vec<String> = out.values.iter().map(i64::to_string).collect();
+                let mark = if cut { "?" } else { "" };
+                o.line(&format!("{}{mark}", values.join(" ")));
+            }
             Some(v) if s.value => o.line(&if cut { format!("{v}?") } else { v.to_string() }),
             Some(_) if s.count => {
                 let n = out.solutions.len();
@@ -562,6 +574,9 @@ pub(crate) fn optimum(
                 for (k, sol) in out.solutions[..shown].iter().enumerate() {
                     if k > 0 {
                         o.line("");
+                    }
+                    if ranked && let Some(v) = out.values.get(k) {
+                        o.line(&format!("#{} {what} {v}:", k + 1));
                     }
                     o.picture(compiled, sol, record.map(|t| t.index));
                     match paint_grid(compiled, sol) {

@@ -218,10 +218,15 @@ impl Runner {
     /// Runs the task on `inst`, reporting to `sink`.
     pub fn run(&mut self, inst: &Instance, sink: &mut dyn Sink) -> Result<Answer, Failure> {
         let config = self.config();
-        let (all, threads) = (self.task.mode.many(), self.task.threads);
+        let all = self.task.mode.many();
+        if let (Some(k), None) = (self.task.best, inst.objective) {
+            return Err(Failure::Report(crate::task::best_without_objective(k)));
+        }
         if let Some(goal) = inst.objective {
+            let best = self.task.best;
+            let task = self.task.clone();
             let opt = match self.engine(inst, |p| {
-                Optimizer::new(p, goal)
+                Optimizer::with_best(p, goal, best.unwrap_or(1))
                     .map(|o| Engine::Optimizing(Box::new(o)))
                     .map_err(Failure::Refused)
             })? {
@@ -229,6 +234,16 @@ impl Runner {
                 Engine::Plain(_) => unreachable!("the engine is rebuilt for an objective"),
             };
             let mut improve = |v: i64, chosen: &[OptionId]| sink.improved(v, chosen);
+            if let Some(k) = best {
+                // The k best on one thread: a shared incumbent holds one value.
+                return Ok(Answer::Optimized(opt.solve_best(
+                    &inst.forced,
+                    k,
+                    &config,
+                    &mut improve,
+                )?));
+            }
+            let threads = task.optimizing_threads(opt.is_priced());
             let out = crate::solve::optimize::solve_on_threads(
                 opt,
                 &inst.forced,

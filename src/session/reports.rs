@@ -50,6 +50,17 @@ pub fn refusal_report(src: &SourceFile, p: &Problem, e: &Refused) -> Report {
             }
             r
         }
+        Refused::BestOfRepeated { item, .. } => {
+            let mut r = Report::error(Code::E0507, e.to_string())
+                .help("make the items exactly-once, or ask for the optimum alone (leave out `--best`, or use `--all` for every optimal solution)")
+                .with_source(src);
+            if let Some(Origin::Model { decl, .. }) =
+                p.items.iter().find(|i| &i.name == item).map(|i| &i.origin)
+            {
+                r = r.label(*decl, "this item family");
+            }
+            r
+        }
         Refused::CostOverflow => Report::error(Code::E0502, e.to_string())
             .help("scale the costs down")
             .with_source(src),

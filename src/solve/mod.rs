@@ -221,9 +221,12 @@ impl Clash {
 /// A problem the engines cannot solve.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Unsupported {
-    /// Some option gives a secondary item a color, and the optimizer (not the
-    /// solver, which has Algorithm C) does not handle colors yet.
-    #[error("item `{item}` is given a color; optimizing with colors is not supported yet")]
+    /// Some option gives a secondary item a color in a problem with at-least-once
+    /// items, which the optimizer (not the solver, which has Algorithm C) does not
+    /// handle yet.
+    #[error(
+        "item `{item}` is given a color; optimizing with colors and at-least-once items is not supported yet"
+    )]
     Colors {
         /// The first colored item.
         item: String,
@@ -260,7 +263,7 @@ impl Unsupported {
     pub fn help(&self) -> &'static str {
         match self {
             Unsupported::Colors { .. } => {
-                "with an objective, items cannot take colors yet; without an objective, colors are solved"
+                "with an objective, colored items need every primary item covered exactly once; without an objective, colors are solved"
             }
             Unsupported::Multiplicity { .. } => {
                 "with an objective, items may be covered exactly once (no bounds) or at least once (`: 1..`); without an objective, every interval is solved"

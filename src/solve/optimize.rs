@@ -1,12 +1,20 @@
 //! Optimizing search: the fewest options (`minimize count`) or the best total cost
-//! (`minimize cost`, `maximize cost`), by depth-first branch and bound over the links of
-//! DLX1.
+//! (`minimize cost`, `maximize cost`), by depth-first branch and bound, on one of two
+//! engines behind [`Optimizer`]:
 //!
-//! # What is searched
+//! - module `priced`, Knuth's DLX5 in its own words: exactly-once primary items,
+//!   secondary items with or without colors, taxes, cost-sorted lists, the K best. It
+//!   runs every cost objective with exactly-once items, and the count objective when
+//!   there are colors or K > 1 (as unit costs).
+//! - `Linked`, below, over the links of DLX1: the count objective without colors (the
+//!   seeds' bound prunes more than unit costs do), and every problem with
+//!   at-least-once items.
+//!
+//! # What `Linked` searches
 //!
 //! Primary items are covered exactly once, or *at least once* (bounds `1..`, the
 //! repeated cover of the set-cover and matchsticks problems); secondary items at most
-//! once. Other bounds and colors are refused ([`Refused`]) until Algorithms M and C land.
+//! once. Other bounds, and colors, are refused ([`Refused`]).
 //!
 //! An exactly-once item is covered as in Algorithm X: choosing one of its options hides
 //! every other option that shares an item with it. An at-least-once item is only taken
@@ -14,7 +22,7 @@
 //! chosen options cover it), so the options that also cover it stay available for the
 //! items they still need.
 //!
-//! # Branching
+//! # Branching in `Linked`
 //!
 //! At each node the active primary item with the fewest options is chosen (MRV, first in
 //! item order on ties). Its options are tried in order of promise (most active items
@@ -43,7 +51,7 @@
 //! (As everywhere in this engine, an option with no primary item is in a solution only
 //! when forced.)
 //!
-//! # Bounds (why they are admissible)
+//! # Bounds of `Linked` (why they are admissible)
 //!
 //! A subtree is pruned when the cost so far plus a lower bound on what the remaining
 //! active items must still add cannot beat the best solution (cannot tie it, with `all`).
@@ -78,7 +86,10 @@
 use crate::clock::Instant;
 use std::collections::HashSet;
 
+mod priced;
 mod threads;
+
+use priced::Priced;
 
 use threads::Incumbent;
 pub use threads::solve_on_threads;
@@ -125,6 +136,17 @@ pub enum Refused {
         /// What the costs must be.
         sign: &'static str,
     },
+    /// `--best K` with `K > 1` and an item that must be covered at least once: the k
+    /// best are searched with exactly-once items only.
+    #[error(
+        "item `{item}` must be covered at least once, and the {best} best solutions are searched only when every item is covered exactly once"
+    )]
+    BestOfRepeated {
+        /// The first at-least-once item.
+        item: String,
+        /// How many were asked for.
+        best: usize,
+    },
     /// The absolute costs add up beyond `i64`.
     #[error(
         "the costs are too large: their absolute values must add up to at most {}",
@@ -138,6 +160,9 @@ pub enum Refused {
 pub struct Optimum {
     /// The best value found (count, or total cost), or `None` if no solution was found.
     pub value: Option<i64>,
+    /// The value of each solution of `solutions`, in order: all `value`, except when
+    /// the `k` best were asked ([`Optimizer::solve_best`]).
+    pub values: Vec<i64>,
     /// The best solution (forced options first), or every solution of the best value
     /// when `all` was asked (each once; see the module docs).
     pub solutions: Vec<Vec<OptionId>>,
@@ -151,9 +176,10 @@ pub struct Optimum {
     pub end: End,
 }
 
-/// Branch and bound over dancing links, built once and reused for many searches.
+/// Branch and bound over the links of DLX1 with at-least-once items: the engine of
+/// the count objective and of repeated covers.
 #[derive(Clone, Debug)]
-pub struct Optimizer {
+pub(crate) struct Linked {
     links: Links,
     objective: Objective,
     /// Per internal item (`1..=n`): whether it is primary and at least once.
@@ -176,7 +202,7 @@ pub struct Optimizer {
 /// an option chosen, or an option excluded because the search tried it earlier at an
 /// at-least-once item (its later siblings exclude it). Replayed in order, the steps
 /// rebuild the state the search had at the part's root, so parts made from the
-/// branching of [`Optimizer::branch`] are disjoint and together the whole tree.
+/// branching of [`Linked::branch`] are disjoint and together the whole tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Step {
     /// The option is chosen.
@@ -209,13 +235,184 @@ struct Frame {
     excl: usize,
 }
 
+/// Branch and bound, built once per problem and objective and reused for many
+/// searches: over dancing links with taxes and cost-sorted lists, as in DLX5
+/// (`priced`), for exactly-once items; over the links of DLX1 (`Linked`) for the
+/// count objective without colors and for at-least-once items.
+#[derive(Clone, Debug)]
+pub struct Optimizer {
+    core: Core,
+    objective: Objective,
+}
+
+#[derive(Clone, Debug)]
+enum Core {
+    Linked(Box<Linked>),
+    Priced(Box<Priced>),
+}
+
 impl Optimizer {
+    /// Builds the engine for `problem` and `objective`.
+    ///
+    /// Refuses colors together with at-least-once items, primary bounds other than `1`
+    /// and `1..`, problems that fail [`Problem::validate`], costs whose absolute values
+    /// overflow `i64`, and (see the module documentation) costs that reward extra
+    /// options in a repeated cover.
+    pub fn new(problem: &Problem, objective: Objective) -> Result<Optimizer, Refused> {
+        Optimizer::with_best(problem, objective, 1)
+    }
+
+    /// [`Optimizer::new`] for a search of the `best` cheapest solutions
+    /// ([`Optimizer::solve_best`]): with `best > 1` every primary item must be covered
+    /// exactly once ([`Refused::BestOfRepeated`]).
+    pub fn with_best(
+        problem: &Problem,
+        objective: Objective,
+        best: usize,
+    ) -> Result<Optimizer, Refused> {
+        let repeated = problem
+            .items
+            .iter()
+            .find(|i| matches!(i.kind, ItemKind::Primary { bounds } if !bounds.is_exactly_once()));
+        let colored = problem
+            .options
+            .iter()
+            .any(|o| o.entries.iter().any(|e| e.color.is_some()));
+        if best > 1
+            && let Some(item) = repeated
+            && matches!(item.kind, ItemKind::Primary { bounds } if bounds == (Bounds { lo: 1, hi: None }))
+        {
+            return Err(Refused::BestOfRepeated {
+                item: item.name.clone(),
+                best,
+            });
+        }
+        // The seeds' count bound prunes more than the cost bounds on unit costs; Knuth's
+        // taxes need every item covered exactly once.
+        let linked =
+            repeated.is_some() || (objective == Objective::MinimizeCount && !colored && best == 1);
+        let core = if linked {
+            Core::Linked(Box::new(Linked::new(problem, objective)?))
+        } else {
+            Core::Priced(Box::new(Priced::new(problem, objective)?))
+        };
+        Ok(Optimizer { core, objective })
+    }
+
+    /// A hash of everything a search changes and must put back, for tests that check a
+    /// search left the structure exactly as it found it.
+    #[doc(hidden)]
+    pub fn structure_fingerprint(&self) -> u64 {
+        match &self.core {
+            Core::Linked(l) => l.structure_fingerprint(),
+            Core::Priced(p) => p.fingerprint(),
+        }
+    }
+
+    /// The objective this optimizer was built for.
+    pub fn objective(&self) -> Objective {
+        self.objective
+    }
+
+    /// Whether it is the cost-sorted engine of module `priced` (DLX5's), rather than
+    /// the links of DLX1 with at-least-once items.
+    pub fn is_priced(&self) -> bool {
+        matches!(self.core, Core::Priced(_))
+    }
+
+    /// Finds an optimal solution containing the `forced` options (every optimal one
+    /// with `all`), calling `on_improve(value, solution)` each time a better solution is
+    /// found. Only the node and time limits and the interrupt flag of `config` apply.
+    ///
+    /// Returns [`Clash`] if two forced options cannot be together. The structure is
+    /// restored before returning, however the search ends.
+    ///
+    /// # Panics
+    ///
+    /// If a forced option id is out of range: ids come from the same problem, so that is
+    /// a bug in the caller.
+    pub fn solve(
+        &mut self,
+        forced: &[OptionId],
+        all: bool,
+        config: &SearchConfig,
+        on_improve: &mut dyn FnMut(i64, &[OptionId]),
+    ) -> Result<Optimum, Clash> {
+        self.solve_part(forced, &[], all, 1, false, config, None, on_improve)
+    }
+
+    /// [`Optimizer::solve`] as each part of a search on threads runs it: every option
+    /// hidden and counted whatever the best so far (module `priced`, "Branching"), so
+    /// that its answer is the one [`solve_on_threads`] gives on any number of threads.
+    /// The same as [`Optimizer::solve`] on the links engine.
+    #[doc(hidden)]
+    pub fn solve_exact(
+        &mut self,
+        forced: &[OptionId],
+        all: bool,
+        config: &SearchConfig,
+        on_improve: &mut dyn FnMut(i64, &[OptionId]),
+    ) -> Result<Optimum, Clash> {
+        self.solve_part(forced, &[], all, 1, true, config, None, on_improve)
+    }
+
+    /// The `best` cheapest solutions containing the `forced` options, in order of
+    /// value; among solutions of equal value, in the order the search reaches them
+    /// (module `priced`, "The k best"). `on_improve` is called when the cheapest
+    /// so far improves. On an engine built with [`Optimizer::new`] for at-least-once
+    /// items, `best` above 1 lists the optimal solutions only (each once).
+    pub fn solve_best(
+        &mut self,
+        forced: &[OptionId],
+        best: usize,
+        config: &SearchConfig,
+        on_improve: &mut dyn FnMut(i64, &[OptionId]),
+    ) -> Result<Optimum, Clash> {
+        self.solve_part(forced, &[], false, best, false, config, None, on_improve)
+    }
+
+    /// [`Optimizer::solve`] on the part of the tree that `steps` lead to (see
+    /// [`Step`]), part number `k` of a search on threads whose parts share `shared`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn solve_part(
+        &mut self,
+        forced: &[OptionId],
+        steps: &[Step],
+        all: bool,
+        best: usize,
+        exact: bool,
+        config: &SearchConfig,
+        shared: Option<(&Incumbent, usize)>,
+        on_improve: &mut dyn FnMut(i64, &[OptionId]),
+    ) -> Result<Optimum, Clash> {
+        match &mut self.core {
+            Core::Linked(l) => l.solve_part(forced, steps, all, config, shared, on_improve),
+            Core::Priced(p) => {
+                p.solve_part(forced, steps, all, best, exact, config, shared, on_improve)
+            }
+        }
+    }
+
+    /// How the search would branch at the end of `steps` (see [`Linked::branch`]).
+    pub(crate) fn branch(
+        &mut self,
+        forced: &[OptionId],
+        steps: &[Step],
+    ) -> Result<Option<(bool, Vec<OptionId>)>, Clash> {
+        match &mut self.core {
+            Core::Linked(l) => l.branch(forced, steps),
+            Core::Priced(p) => p.branch(forced, steps),
+        }
+    }
+}
+
+impl Linked {
     /// Builds the links of `problem` for `objective`.
     ///
     /// Refuses colors, primary bounds other than `1` and `1..`, problems that fail
     /// [`Problem::validate`], costs whose absolute values overflow `i64`, and (see the
     /// module documentation) costs that reward extra options in a repeated cover.
-    pub fn new(problem: &Problem, objective: Objective) -> Result<Optimizer, Refused> {
+    fn new(problem: &Problem, objective: Objective) -> Result<Linked, Refused> {
         problem.validate().map_err(Unsupported::from)?;
         let mut first_repeat = None;
         for item in &problem.items {
@@ -298,7 +495,7 @@ impl Optimizer {
                     && primary.all(|t| repeat[t as usize])
             })
             .collect();
-        Ok(Optimizer {
+        Ok(Linked {
             free,
             times: vec![0; n + 2],
             stamp: vec![0; n + 2],
@@ -320,32 +517,6 @@ impl Optimizer {
         self.links.hash(&mut h);
         self.times.hash(&mut h);
         h.finish()
-    }
-
-    /// The objective this optimizer was built for.
-    pub fn objective(&self) -> Objective {
-        self.objective
-    }
-
-    /// Finds an optimal solution containing the `forced` options (every optimal one
-    /// with `all`), calling `on_improve(value, solution)` each time a better solution is
-    /// found. Only the node and time limits and the interrupt flag of `config` apply.
-    ///
-    /// Returns [`Clash`] if two forced options share an item that cannot be covered
-    /// twice. The structure is restored before returning, however the search ends.
-    ///
-    /// # Panics
-    ///
-    /// If a forced option id is out of range: ids come from the same problem, so that is
-    /// a bug in the caller.
-    pub fn solve(
-        &mut self,
-        forced: &[OptionId],
-        all: bool,
-        config: &SearchConfig,
-        on_improve: &mut dyn FnMut(i64, &[OptionId]),
-    ) -> Result<Optimum, Clash> {
-        self.solve_part(forced, &[], all, config, None, on_improve)
     }
 
     /// [`Optimizer::solve`] on the part of the tree that `steps` lead to (see
@@ -532,7 +703,7 @@ impl Optimizer {
         }
     }
 
-    /// Undoes [`Optimizer::take`].
+    /// Undoes [`Linked::take`].
     #[inline]
     fn untake(&mut self, i: u32) {
         if self.repeat[i as usize] {
@@ -713,7 +884,7 @@ impl Optimizer {
     }
 
     /// With `all`, lists the cover `sol` and every cover made from it by adding free
-    /// options (see [`Optimizer::free`]) that are not in it and share no secondary item
+    /// options (see [`Linked::free`]) that are not in it and share no secondary item
     /// with it or with each other: all of the same value. One cover can be reached that
     /// way from several covers the search reaches, so each is listed only the first
     /// time, and counted in `listed`. There can be exponentially many, so the time limit
@@ -970,6 +1141,7 @@ impl Optimizer {
         stats.elapsed = start.elapsed();
         Optimum {
             value: best.map(|b| sign * b),
+            values: vec![sign * best.unwrap_or(0); solutions.len()],
             solutions,
             optimal: end == End::Exhausted,
             stats,

@@ -136,7 +136,16 @@ pub fn solve_on_threads(
                             let _ = tx.send((v, sol.to_vec()));
                         };
                         let out = opt
-                            .solve_part(forced, part, all, &cfg, Some((shared, k)), &mut improve)
+                            .solve_part(
+                                forced,
+                                part,
+                                all,
+                                1,
+                                true,
+                                &cfg,
+                                Some((shared, k)),
+                                &mut improve,
+                            )
                             .expect("the forced options were checked before the split");
                         let cut = matches!(out.end, End::Cut(_));
                         done.push((k, out));
@@ -234,6 +243,7 @@ fn merge(results: Vec<(usize, Optimum)>, all: bool, sign: i64, start: Instant) -
     stats.elapsed = start.elapsed();
     Optimum {
         value: best,
+        values: vec![best.unwrap_or(0); solutions.len()],
         solutions,
         optimal: end == End::Exhausted,
         stats,

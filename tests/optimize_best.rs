@@ -1,0 +1,263 @@
+//! Random small problems with colors, costs and forced options: the cost-sorted branch
+//! and bound (DLX5's) agrees with a brute-force enumeration of every subset of options,
+//! for the optimum, every optimum (`all`), and the K best (`--best K`), on one thread and
+//! on two, for `minimize cost`, `maximize cost` and `minimize count`. Seeded, so a
+//! failure names the seed that reproduces it.
+
+use std::collections::BTreeSet;
+
+use dlxc::problem::{ItemKind, OptionId, Problem, ProblemBuilder};
+use dlxc::solve::optimize::solve_on_threads;
+use dlxc::solve::{End, Objective, Optimizer, Optimum, SearchConfig};
+
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
+
+/// How many random problems each test draws.
+const CASES: u64 = 3000;
+
+/// Up to 6 primary and 4 secondary items, up to 13 options of 1..=3 primary items and
+/// 0..=2 secondary ones (each colored `a`, `b` or not at all), a few options with
+/// secondary items only, costs in `lo..=hi`.
+fn random_problem(seed: u64, lo: i64, hi: i64) -> Problem {
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let n_primary = 1 + rng.below(6) as usize;
+    let n_secondary = rng.below(5) as usize;
+    let mut b = ProblemBuilder::new();
+    let primary: Vec<String> = (0..n_primary).map(|i| format!("p{i}")).collect();
+    let secondary: Vec<String> = (0..n_secondary).map(|i| format!("s{i}")).collect();
+    b.primary(primary.clone());
+    b.secondary(secondary.clone());
+    let n_options = rng.below(14) as usize;
+    for k in 0..n_options {
+        let mut items = BTreeSet::new();
+        // One option in eight has secondary items only (it is in a solution only when
+        // forced).
+        if n_secondary == 0 || rng.below(8) != 0 {
+            let len = 1 + rng.below(3.min(n_primary as u64));
+            while items.len() < len as usize {
+                items.insert(rng.below(n_primary as u64) as usize);
+            }
+        }
+        let mut entries: Vec<String> = items.iter().map(|&i| primary[i].clone()).collect();
+        if n_secondary > 0 {
+            let mut taken = BTreeSet::new();
+            for _ in 0..rng.below(3) {
+                taken.insert(rng.below(n_secondary as u64) as usize);
+            }
+            for s in taken {
+                entries.push(match rng.below(3) {
+                    0 => secondary[s].clone(),
+                    1 => format!("{}:a", secondary[s]),
+                    _ => format!("{}:b", secondary[s]),
+                });
+            }
+        }
+        if entries.is_empty() {
+            entries.push(primary[0].clone());
+        }
+        let cost = lo + rng.below((hi - lo + 1) as u64) as i64;
+        b.option_with(Some(format!("o{k}")), entries.iter(), Some(cost));
+    }
+    b.build()
+}
+
+/// Every valid subset containing `forced`, as (sorted option indices, value as
+/// minimized): primary items covered exactly once, a secondary item either claimed by
+/// one option without a color or given one color by all the options that have it, and
+/// every option that is not forced covering a primary item.
+fn brute_force(p: &Problem, forced: &[OptionId], obj: Objective) -> Vec<(Vec<u32>, i64)> {
+    let n = p.options.len();
+    let forced_mask: u32 = forced.iter().map(|o| 1u32 << o.0).sum();
+    let mut out = Vec::new();
+    'subsets: for s in 0u32..(1 << n) {
+        if s & forced_mask != forced_mask {
+            continue;
+        }
+        let mut times = vec![0u32; p.items.len()];
+        // Per secondary item: claimed outright, or the color given.
+        let mut plain = vec![false; p.items.len()];
+        let mut color = vec![None; p.items.len()];
+        let mut value = 0;
+        for k in 0..n {
+            if s >> k & 1 == 0 {
+                continue;
+            }
+            let opt = p.options.get(k);
+            if forced_mask >> k & 1 == 0
+                && !opt.entries.iter().any(|e| p.item(e.item).kind.is_primary())
+            {
+                continue 'subsets;
+            }
+            value += match obj {
+                Objective::MinimizeCount => 1,
+                Objective::MinimizeCost => opt.cost.unwrap_or(0),
+                Objective::MaximizeCost => -opt.cost.unwrap_or(0),
+            };
+            for e in opt.entries {
+                let i = e.item.index();
+                times[i] += 1;
+                match e.color {
+                    None => plain[i] = true,
+                    Some(c) => {
+                        if color[i].is_some_and(|had| had != c) {
+                            continue 'subsets;
+                        }
+                        color[i] = Some(c);
+                    }
+                }
+            }
+        }
+        for (i, item) in p.items.iter().enumerate() {
+            let ok = match item.kind {
+                ItemKind::Primary { .. } => times[i] == 1,
+                ItemKind::Secondary => !plain[i] || times[i] == 1,
+            };
+            if !ok {
+                continue 'subsets;
+            }
+        }
+        out.push(((0..n as u32).filter(|k| s >> k & 1 == 1).collect(), value));
+    }
+    out
+}
+
+fn sorted(sol: &[OptionId]) -> Vec<u32> {
+    let mut v: Vec<u32> = sol.iter().map(|o| o.0).collect();
+    v.sort_unstable();
+    v
+}
+
+fn forced_for(p: &Problem, rng: &mut Rng) -> Vec<OptionId> {
+    let n = p.options.len() as u64;
+    if n == 0 {
+        return Vec::new();
+    }
+    // Distinct: an option forced twice is a clash of its own (tests/optimize_random.rs).
+    let picked: BTreeSet<u32> = (0..rng.below(3)).map(|_| rng.below(n) as u32).collect();
+    picked.into_iter().map(OptionId).collect()
+}
+
+/// The objectives and cost ranges tried on each seed.
+const GOALS: [(Objective, i64, i64); 4] = [
+    (Objective::MinimizeCost, 0, 9),
+    (Objective::MinimizeCost, -9, 9),
+    (Objective::MaximizeCost, -5, 9),
+    (Objective::MinimizeCount, 0, 0),
+];
+
+/// Checks that `out` lists valid solutions of `covers` (by sorted options), with the
+/// values it claims, each once, and in order of value.
+fn assert_listed(out: &Optimum, covers: &[(Vec<u32>, i64)], sign: i64, at: &str) {
+    assert_eq!(out.solutions.len(), out.values.len(), "{at}");
+    let mut seen = BTreeSet::new();
+    for (sol, &v) in out.solutions.iter().zip(&out.values) {
+        let key = sorted(sol);
+        let cover = covers.iter().find(|c| c.0 == key);
+        assert_eq!(cover.map(|c| sign * c.1), Some(v), "{at}: {key:?}");
+        assert!(seen.insert(key), "{at}: listed twice");
+    }
+    assert!(
+        out.values.windows(2).all(|w| sign * w[0] <= sign * w[1]),
+        "{at}: not in order"
+    );
+}
+
+#[test]
+fn optimum_and_every_optimum_match_brute_force_on_one_and_two_threads() {
+    let mut colored = 0;
+    for seed in 0..CASES {
+        for (obj, lo, hi) in GOALS {
+            let p = random_problem(seed, lo, hi);
+            colored += usize::from(p.has_colors());
+            let mut rng = Rng(seed ^ 0xF0F0_F0F0 | 1);
+            let forced = forced_for(&p, &mut rng);
+            let covers = brute_force(&p, &forced, obj);
+            let sign = if obj == Objective::MaximizeCost {
+                -1
+            } else {
+                1
+            };
+            let best = covers.iter().map(|c| c.1).min();
+            let optimal: BTreeSet<Vec<u32>> = covers
+                .iter()
+                .filter(|c| Some(c.1) == best)
+                .map(|c| c.0.clone())
+                .collect();
+            let mut opt = Optimizer::new(&p, obj).unwrap();
+            assert!(opt.is_priced() || !p.has_colors(), "seed {seed}");
+            let pristine = opt.structure_fingerprint();
+            let cfg = SearchConfig::default();
+            for threads in [1, 2] {
+                for all in [false, true] {
+                    let at = format!(
+                        "seed {seed} {obj:?} forced {forced:?} threads {threads} all {all}"
+                    );
+                    let got =
+                        solve_on_threads(&mut opt, &forced, all, &cfg, threads, &mut |_, _| {});
+                    assert_eq!(opt.structure_fingerprint(), pristine, "{at}");
+                    let Ok(out) = got else {
+                        // Forced options that clash: no subset holds them all.
+                        assert!(covers.is_empty(), "{at}: a clash, yet {covers:?}");
+                        continue;
+                    };
+                    assert_eq!(out.end, End::Exhausted, "{at}");
+                    assert_eq!(out.value, best.map(|b| sign * b), "{at}");
+                    assert_listed(&out, &covers, sign, &at);
+                    let listed: BTreeSet<Vec<u32>> =
+                        out.solutions.iter().map(|s| sorted(s)).collect();
+                    if all {
+                        assert_eq!(listed, optimal, "{at}");
+                    } else {
+                        assert_eq!(out.solutions.len(), usize::from(best.is_some()), "{at}");
+                        assert!(listed.is_subset(&optimal), "{at}");
+                    }
+                }
+            }
+        }
+    }
+    assert!(colored > CASES as usize, "only {colored} colored problems");
+}
+
+#[test]
+fn the_k_best_match_brute_force() {
+    let mut longer = 0;
+    for seed in 0..CASES {
+        for (obj, lo, hi) in GOALS {
+            let p = random_problem(seed, lo, hi);
+            let mut rng = Rng(seed ^ 0x0F0F_0F0F | 1);
+            let forced = forced_for(&p, &mut rng);
+            let k = 1 + rng.below(6) as usize;
+            let mut covers = brute_force(&p, &forced, obj);
+            covers.sort_by_key(|c| c.1);
+            let sign = if obj == Objective::MaximizeCost {
+                -1
+            } else {
+                1
+            };
+            let want: Vec<i64> = covers.iter().take(k).map(|c| sign * c.1).collect();
+            let mut opt = Optimizer::with_best(&p, obj, k).unwrap();
+            let pristine = opt.structure_fingerprint();
+            let at = format!("seed {seed} {obj:?} forced {forced:?} best {k}");
+            let mut improving = Vec::new();
+            let got = opt.solve_best(&forced, k, &SearchConfig::default(), &mut |v, _| {
+                improving.push(v)
+            });
+            assert_eq!(opt.structure_fingerprint(), pristine, "{at}");
+            let Ok(out) = got else {
+                assert!(covers.is_empty(), "{at}: a clash, yet {covers:?}");
+                continue;
+            };
+            assert_eq!(out.values, want, "{at}");
+            assert_listed(&out, &covers, sign, &at);
+            assert_eq!(out.value, want.first().copied(), "{at}");
+            assert_eq!(improving.last().copied(), out.value, "{at}");
+            longer += usize::from(want.len() > 1);
+        }
+    }
+    assert!(
+        longer > CASES as usize / 2,
+        "only {longer} listings of two or more"
+    );
+}

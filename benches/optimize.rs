@@ -11,7 +11,7 @@
 //!   nodes of 20 random puzzles with 30, 28 and 25 clues.
 //! - `costs`: DLX5 files, least cost on one thread: the shared pentomino, sudoku and
 //!   queens files (`../shared/bench`) with costs 0-9 drawn as `benches/instances/costs.py`
-//!   draws them, and the colored fixtures `tests/fixtures/*_cost.dlx`
+//!   draws them, and the colored fixtures `tests/fixtures/*_cost.dlx5` (Knuth's format, as DLX5 reads it)
 //!   (`DLXC_SHARED_BENCH=DIR` for the shared files elsewhere).
 //!
 //! Each case is lowered through the library exactly as `dlxc run MODEL --data FILE`
@@ -275,7 +275,7 @@ fn main() {
         }
         for name in ["queens_08_cost", "wordrect_4x4_cost"] {
             let path =
-                Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/{name}.dlx"));
+                Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/{name}.dlx5"));
             let text = std::fs::read_to_string(path).expect("a fixture");
             solve_file(&format!("costs-{name}"), &text);
         }

@@ -105,12 +105,12 @@ fn a_dlx5_file_prints_its_optimum_then_a_cheapest_cover() {
 fn the_k_best_costs_are_those_dlx5_lists() {
     for (file, k, dlx5) in [
         (
-            "tests/fixtures/queens_08_cost.dlx",
+            "tests/fixtures/queens_08_cost.dlx5",
             "12",
             "21 22 23 24 25 26 26 27 27 27 27 29",
         ),
         (
-            "tests/fixtures/wordrect_4x4_cost.dlx",
+            "tests/fixtures/wordrect_4x4_cost.dlx5",
             "10",
             "18 18 24 24 26 26 28 30 30 30",
         ),

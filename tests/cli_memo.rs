@@ -127,7 +127,7 @@ fn a_cut_memo_count_is_a_lower_bound() {
 
 #[test]
 fn samples_repeat_with_their_seed() {
-    let run = |seed: &str| {
+    let run_on = |seed: &str, threads: &str| {
         let r = dlxc(&[
             "run",
             "examples/dominoes.dlx",
@@ -140,6 +140,8 @@ fn samples_repeat_with_their_seed() {
             "--seed",
             seed,
             "--json",
+            "--threads",
+            threads,
         ]);
         assert_eq!(r.code, 0, "{}", r.stderr);
         // The solutions, without the summary (its time differs from run to run).
@@ -147,8 +149,11 @@ fn samples_repeat_with_their_seed() {
         let summary = lines.pop().unwrap();
         (lines, summary)
     };
+    let run = |seed: &str| run_on(seed, "1");
     let ((a, summary), (b, _), (c, _)) = (run("1"), run("1"), run("2"));
     assert_eq!(a, b);
+    // The draws follow the exact counts, which the threads do not change.
+    assert_eq!(run_on("1", "8").0, a);
     assert_ne!(a, c);
     assert_eq!(a.len(), 5, "{a:?}");
     let summary: serde_json::Value = serde_json::from_str(&summary).unwrap();
@@ -231,18 +236,43 @@ fn goldens_of_the_memo_refusals() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
-/// The memo count runs on one thread; `--threads` is said to apply only without memo,
-/// never dropped without a word.
+/// `--threads N` counts by memo on N threads sharing one table, to the same count;
+/// without it the memo count runs on one thread. `--stats` and `--json` say which.
 #[test]
-fn threads_with_memo_are_not_silently_dropped() {
-    let r = dlxc(&["run", "examples/dominoes.dlx", "--count", "--threads", "2"]);
-    assert_eq!((r.code, r.stdout.trim()), (0, "12988816"), "{}", r.stderr);
-    assert!(
-        r.stderr
-            .contains("counted by memo on one thread: --threads 2 applies to counts without memo"),
-        "{}",
-        r.stderr
-    );
-    let r = dlxc(&["run", "examples/dominoes.dlx", "--count"]);
-    assert!(!r.stderr.contains("one thread"), "{}", r.stderr);
+fn threads_with_memo_count_on_threads() {
+    for (threads, said, n) in [
+        (Some("2"), "2 threads", 2),
+        (Some("1"), "one thread", 1),
+        (None, "one thread", 1),
+    ] {
+        let mut args = vec![
+            "run",
+            "examples/dominoes.dlx",
+            "-p",
+            "rows=12",
+            "-p",
+            "cols=12",
+            "--count",
+            "--memo",
+            "on",
+            "--stats",
+        ];
+        args.extend(threads.map(|t| ["--threads", t]).into_iter().flatten());
+        let r = dlxc(&args);
+        assert_eq!(
+            (r.code, r.stdout.trim()),
+            (0, "53060477521960000"),
+            "{}",
+            r.stderr
+        );
+        assert!(
+            r.stderr.contains(&format!("declared order, {said})")),
+            "{}",
+            r.stderr
+        );
+        args.push("--json");
+        let r = dlxc(&args);
+        let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
+        assert_eq!(v["memo"]["threads"], n, "{}", r.stdout);
+    }
 }

@@ -64,6 +64,7 @@ fn count(inst: &Instance, memo: Memo, threads: usize) -> Result<String, Failure>
         count: true,
         memo,
         threads,
+        threads_asked: true,
         ..Request::default()
     })
     .unwrap();
@@ -115,6 +116,106 @@ fn memo_counts_equal_visiting_counts_on_random_problems() {
         }
     }
     assert!(nonzero > 1000, "only {nonzero} problems had solutions");
+}
+
+/// A memo count on `threads` threads, cut into `parts` parts a thread.
+fn count_on(p: &Problem, order: Order, bytes: usize, threads: usize, parts: usize) -> memo::Count {
+    let limits = Limits {
+        max_bytes: bytes,
+        ..Limits::default()
+    };
+    let mut c = Counter::on_threads(p, order, limits, threads).with_parts(parts);
+    let n = c.count().unwrap();
+    assert_eq!(c.stats(Default::default()).threads, threads as u32);
+    n
+}
+
+/// The threads share one table and take the parts in turn: whatever the timing, the
+/// count is the one-thread count. One part a thread leaves most of the tree to the
+/// table the threads share; 64 cut it finer than these small problems go.
+#[test]
+fn memo_counts_on_threads_equal_one_thread_counts() {
+    let mut rng = Rng(0x7ead_5eed);
+    for round in 0..1500 {
+        let p = random(&mut rng, round % 2 == 1);
+        let order = [Order::Declared, Order::Band, Order::Mrv][round % 3];
+        let (want, _) = memo::count(&p, order, 1 << 16);
+        for threads in [2, 8] {
+            for parts in [1, 64] {
+                for bytes in [1 << 16, 200] {
+                    assert_eq!(
+                        count_on(&p, order, bytes, threads, parts),
+                        want,
+                        "round {round}: {threads} threads, {parts} parts, {bytes} bytes, {p:?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The dominoes on an r x c board, cells declared row by row.
+fn dominoes(rows: usize, cols: usize) -> Problem {
+    let mut b = ProblemBuilder::new();
+    let cell = |r: usize, c: usize| format!("c{r}_{c}");
+    for r in 0..rows {
+        b.primary((0..cols).map(|c| cell(r, c)));
+    }
+    for r in 0..rows {
+        for c in 0..cols {
+            if c + 1 < cols {
+                b.option([cell(r, c), cell(r, c + 1)]);
+            }
+            if r + 1 < rows {
+                b.option([cell(r, c), cell(r + 1, c)]);
+            }
+        }
+    }
+    b.build()
+}
+
+/// Boards big enough that every thread counts parts (OEIS A004003 and A028469), small
+/// ones with a table that fills, and a count on threads cut short by its node limit: a lower
+/// bound, and every thread stopped.
+#[test]
+fn tilings_counted_on_threads_are_exact() {
+    for (rows, cols, bytes, want) in [
+        (8, 8, 1 << 24, "12988816"),
+        (10, 10, 1 << 24, "258584046368"),
+        (6, 12, 1 << 24, "106912793"),
+        // A table of 16 KiB fills: most states are counted again, as without memo.
+        (6, 6, 1 << 14, "6728"),
+        (4, 9, 1 << 14, "6336"),
+    ] {
+        let p = dominoes(rows, cols);
+        for threads in [2, 8] {
+            for parts in [1, 4, 64] {
+                let got = count_on(&p, Order::Declared, bytes, threads, parts);
+                assert_eq!(
+                    got.to_string(),
+                    want,
+                    "{rows}x{cols} {threads} {parts} {bytes}"
+                );
+            }
+        }
+    }
+    let p = dominoes(12, 12);
+    let limits = Limits {
+        max_bytes: 1 << 24,
+        node_limit: Some(20_000),
+        ..Limits::default()
+    };
+    let mut c = Counter::on_threads(&p, Order::Declared, limits, 4).with_parts(2);
+    let Err((memo::Stop::Nodes, partial)) = c.count() else {
+        panic!("20,000 nodes do not count the 12 x 12 board");
+    };
+    assert!(partial.to_big() < "53060477521960000".parse::<BigUint>().unwrap());
+    // Each thread stops within its next check (1,024 nodes) of the limit.
+    let nodes = c.stats(Default::default()).nodes;
+    assert!(
+        (20_000..20_000 + 5 * 1024).contains(&nodes),
+        "{nodes} nodes"
+    );
 }
 
 /// The 2 x n strip of dominoes, its cells declared column by column.

@@ -41,6 +41,7 @@ pub(crate) fn finish(o: &mut Out<'_>, m: &Memoed, s: &SearchArgs, record: Option
             "memo".into(),
             json!({
                 "order": st.order.name(),
+                "threads": st.threads,
                 "states": st.states,
                 "hits": st.hits,
                 "bytes": st.bytes,
@@ -64,14 +65,6 @@ pub(crate) fn finish(o: &mut Out<'_>, m: &Memoed, s: &SearchArgs, record: Option
             None => line,
         });
     }
-    // The memo count runs on one thread; --threads is not silently dropped, it is said.
-    if s.threads_asked && s.threads > 1 && record.is_none() {
-        o.note(&format!(
-            "counted by memo on one thread: --threads {} applies to counts without memo \
-             (--memo off)",
-            s.threads
-        ));
-    }
     if let End::Cut(limit) = m.end {
         o.note(&if m.sampled.is_some() {
             format!(
@@ -94,11 +87,15 @@ pub(crate) fn stats_line(m: &Memoed) -> String {
     let st = &m.stats;
     let secs = st.elapsed.as_secs_f64();
     format!(
-        "solutions: {}, nodes: {}, time: {secs:.3} s, engine: memo ({} order{}, one thread), states: {}, hits: {}, table: {} bytes{}, key: {} words",
+        "solutions: {}, nodes: {}, time: {secs:.3} s, engine: memo ({} order{}, {}), states: {}, hits: {}, table: {} bytes{}, key: {} words",
         m.count,
         st.nodes,
         st.order.name(),
         if m.probed { ", after a probe" } else { "" },
+        match st.threads {
+            1 => "one thread".to_string(),
+            n => format!("{n} threads"),
+        },
         st.states,
         st.hits,
         st.bytes,

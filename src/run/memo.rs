@@ -25,7 +25,7 @@ use super::{Answer, Failure, Sink};
 use crate::instance::Instance;
 use crate::problem::{OptionId, Problem};
 use crate::solve::estimate::{Probes, estimate};
-use crate::solve::memo::{Count, Counter, Limits, MemoStats, Stop, sample, zdd};
+use crate::solve::memo::{Count, Counter, Limits, MemoStats, STACK, Stop, sample, zdd};
 use crate::solve::{End, Limit, SearchConfig, Solver};
 use crate::task::{Memo, Mode, Task};
 
@@ -74,11 +74,6 @@ pub fn pays(nodes: u64, counted: f64, plain_nodes: f64, plain_solutions: f64) ->
         counted > 0.0 || plain_nodes > nodes * NO_PROGRESS_TREE
     }
 }
-
-/// The stack of the thread the memo search runs on: its recursion goes one level an
-/// option chosen, and a board of a hundred thousand cells must not overflow it. Only
-/// the pages it touches are ever backed by memory.
-const STACK: usize = 1 << 30;
 
 /// What a memo run found.
 #[derive(Clone, Debug)]
@@ -138,6 +133,7 @@ pub(super) fn run(
     let forced = &inst.forced;
     let node_limit = config.node_limit;
     let want_zdd = task.zdd.is_some();
+    let threads = task.memo_threads();
     // The search recurses once an option chosen: it runs on a thread of its own with
     // a deep stack; solutions drawn come back to be shown here.
     let outcome = std::thread::scope(|scope| {
@@ -145,7 +141,7 @@ pub(super) fn run(
             .name("memo".into())
             .stack_size(STACK)
             .spawn_scoped(scope, || {
-                let mut counter = Counter::new(p, order, limits);
+                let mut counter = Counter::on_threads(p, order, limits, threads);
                 if probe {
                     match probe_memo(&mut counter, p, node_limit, seed, started) {
                         Probed::Counted(c) => {
@@ -171,10 +167,13 @@ pub(super) fn run(
                 }
                 Some((counter_stats(&counter, started), counted, drawn, diagram))
             })
-            .expect("a thread for the memo search")
-            .join()
-            .expect("the memo search does not panic")
+            .map(|t| t.join())
     });
+    let outcome = match outcome {
+        Ok(Ok(o)) => o,
+        Ok(Err(panic)) => std::panic::resume_unwind(panic),
+        Err(e) => return Err(no_thread(e)),
+    };
     let Some((stats, counted, drawn, diagram)) = outcome else {
         return Ok(None);
     };
@@ -243,7 +242,7 @@ fn probe_memo(
         Err(_) => None,
     };
     counter.set_limits(Some(node_limit.map_or(PROBE_NODES, |n| n.min(PROBE_NODES))));
-    let counted = match counter.count() {
+    let counted = match counter.count_alone() {
         Err((Stop::Nodes, c)) if node_limit.is_none_or(|n| n > PROBE_NODES) => c,
         done => return Probed::Counted(done),
     };
@@ -260,6 +259,22 @@ fn probe_memo(
         }
         _ => Probed::Memo,
     }
+}
+
+/// The memo search's thread could not be started: the stack it needs (see [`STACK`])
+/// is address space a limit (`ulimit -v`) may not leave.
+fn no_thread(e: std::io::Error) -> Failure {
+    Failure::Report(Box::new(
+        crate::diag::report::Report::error(
+            crate::diag::Code::E0505,
+            format!("cannot start the memo search: {e}"),
+        )
+        .help(format!(
+            "the memo search needs {} of address space for its stack: raise the limit \
+             (ulimit -v), or count without memo (--memo off)",
+            crate::lower::budget::human(STACK)
+        )),
+    ))
 }
 
 fn counter_stats(c: &Counter, started: Instant) -> MemoStats {

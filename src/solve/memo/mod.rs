@@ -27,6 +27,8 @@
 //!
 //! Counts add in 64 bits while they fit and go on in [`BigUint`] past that.
 
+mod parts;
+pub use parts::STACK;
 pub mod sample;
 mod table;
 pub mod zdd;
@@ -39,7 +41,8 @@ use std::time::{Duration, Instant};
 use num_bigint::BigUint;
 
 use crate::problem::{ItemKind, OptionId, Problem};
-use table::{Table, hash};
+use parts::Team;
+use table::{Shared, Store, Table, hash};
 
 /// Which item the memo search branches on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -260,6 +263,17 @@ impl Count {
         }
     }
 
+    /// The product with `o`.
+    pub fn times(&self, o: &Count) -> Count {
+        match (self, o) {
+            (Count::Small(a), Count::Small(b)) => match a.checked_mul(*b) {
+                Some(p) => Count::Small(p),
+                None => Count::Big(BigUint::from(*a) * *b),
+            },
+            _ => Count::Big(self.to_big() * o.to_big()).normal(),
+        }
+    }
+
     /// Whether it is 0.
     pub fn is_zero(&self) -> bool {
         match self {
@@ -393,6 +407,7 @@ pub(crate) enum Step {
 }
 
 /// The problem compiled for the memo search.
+#[derive(Clone)]
 pub struct Layout {
     /// Words of a key.
     width: usize,
@@ -772,6 +787,8 @@ pub struct MemoStats {
     pub full: bool,
     /// Words of a key.
     pub key_words: u32,
+    /// Threads the last count ran on.
+    pub threads: u32,
     /// The item order.
     pub order: Order,
     /// Wall-clock time.
@@ -806,31 +823,66 @@ pub enum Stop {
 /// sampling and the ZDD reuse what the count stored.
 pub struct Counter {
     pub(crate) layout: Layout,
-    table: Table,
+    table: Store,
     pub(crate) cur: Vec<u64>,
     limits: Limits,
     nodes: u64,
     hits: u64,
     next_check: u64,
     stop: Option<Stop>,
+    /// Threads a count runs on (see [`parts`]).
+    threads: usize,
+    /// Parts a thread a count on threads is cut into.
+    parts: usize,
+    /// The other threads of a count on several, while it runs.
+    team: Option<Arc<Team>>,
+    /// Nodes already added to the team's.
+    reported: u64,
+    /// Threads the last count ran on.
+    ran_on: usize,
 }
 
 impl Counter {
-    /// A counter for `problem` (forced options committed).
+    /// A counter for `problem` (forced options committed), on one thread.
     pub fn new(problem: &Problem, order: Order, limits: Limits) -> Counter {
+        Counter::on_threads(problem, order, limits, 1)
+    }
+
+    /// A counter for `problem` (forced options committed) whose counts run on
+    /// `threads` threads sharing one table: the same exact count whatever the
+    /// timing (see [`parts`]).
+    pub fn on_threads(problem: &Problem, order: Order, limits: Limits, threads: usize) -> Counter {
         let layout = Layout::new(problem, order);
         let width = layout.width;
         let max_bytes = limits.max_bytes;
+        let threads = threads.max(1);
         Counter {
             cur: layout.init.clone(),
-            table: Table::new(width, max_bytes),
+            table: if threads == 1 {
+                Store::Own(Table::new(width, max_bytes))
+            } else {
+                Store::Shared(Arc::new(Shared::new(width, max_bytes)))
+            },
             layout,
             limits,
             nodes: 0,
             hits: 0,
             next_check: 1024,
             stop: None,
+            threads,
+            parts: parts::PARTS_PER_THREAD,
+            team: None,
+            reported: 0,
+            ran_on: 1,
         }
+    }
+
+    /// The counter with counts on threads cut into `parts` parts a thread (at least
+    /// one; by default [`parts::PARTS_PER_THREAD`]): fewer parts leave the threads
+    /// more of the tree to share (tests).
+    pub fn with_parts(mut self, parts: usize) -> Counter {
+        self.parts = parts.max(1);
+        self
     }
 
     /// Sets new limits (a probe's, then the count's).
@@ -843,8 +895,24 @@ impl Counter {
     /// Counts the solutions; `Err` with what was counted (a lower bound) when a limit
     /// stopped it.
     pub fn count(&mut self) -> Result<Count, (Stop, Count)> {
+        self.count_on(self.threads)
+    }
+
+    /// [`Counter::count`] on this thread alone, whatever the counter's threads (a
+    /// probe, whose figures must not depend on how the threads met).
+    pub fn count_alone(&mut self) -> Result<Count, (Stop, Count)> {
+        self.count_on(1)
+    }
+
+    fn count_on(&mut self, threads: usize) -> Result<Count, (Stop, Count)> {
         self.cur.copy_from_slice(&self.layout.init);
-        let c = self.count_here(0).normal();
+        self.ran_on = threads;
+        let c = if threads > 1 {
+            self.count_by_parts()
+        } else {
+            self.count_here(0)
+        }
+        .normal();
         match self.stop {
             None => Ok(c),
             Some(s) => Err((s, c)),
@@ -858,8 +926,9 @@ impl Counter {
             hits: self.hits,
             states: self.table.len() as u64,
             bytes: self.table.bytes() as u64,
-            full: self.table.full,
+            full: self.table.full(),
             key_words: self.layout.width as u32,
+            threads: self.ran_on as u32,
             order: self.layout.order,
             elapsed,
         }
@@ -867,7 +936,17 @@ impl Counter {
 
     fn check(&mut self) {
         self.next_check = self.nodes + 1024;
-        if self.limits.node_limit.is_some_and(|n| self.nodes >= n) {
+        // On several threads the node limit is for all of them together, and the
+        // first thread to stop stops the others.
+        let nodes = match &self.team {
+            Some(team) => {
+                let all = team.add_nodes(self.nodes - self.reported);
+                self.reported = self.nodes;
+                all
+            }
+            None => self.nodes,
+        };
+        if self.limits.node_limit.is_some_and(|n| nodes >= n) {
             self.stop = Some(Stop::Nodes);
         } else if self.limits.deadline.is_some_and(|d| Instant::now() >= d) {
             self.stop = Some(Stop::Time);
@@ -878,6 +957,9 @@ impl Counter {
             .is_some_and(|f| f.load(Ordering::Relaxed))
         {
             self.stop = Some(Stop::Interrupted);
+        }
+        if let Some(team) = &self.team {
+            self.stop = team.stop_with(self.stop);
         }
     }
 

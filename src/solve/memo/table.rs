@@ -9,9 +9,111 @@
 //! storing new states. What it holds stays right, so the count stays exact: states not
 //! stored are counted again when they come back.
 
+use std::sync::{Arc, Mutex};
+
 use num_bigint::BigUint;
 
 use super::Count;
+
+/// Where a memo count keeps its counts: a [`Table`] of its own (one thread), or a
+/// [`Shared`] table (threads). One thread takes no lock; the match costs a predicted
+/// branch next to a lookup's hashing and memory traffic.
+pub(super) enum Store {
+    Own(Table),
+    Shared(Arc<Shared>),
+}
+
+impl Store {
+    /// The count stored under `key` (of hash `h`), if any.
+    #[inline]
+    pub fn get(&self, key: &[u64], h: u64) -> Option<Count> {
+        match self {
+            Store::Own(t) => t.get(key, h),
+            Store::Shared(s) => s.stripe(h).get(key, h),
+        }
+    }
+
+    /// Stores `count` under `key` (not stored before, or stored by another thread
+    /// with the same count), unless there is no room.
+    #[inline]
+    pub fn put(&mut self, key: &[u64], h: u64, count: &Count) {
+        match self {
+            Store::Own(t) => t.put(key, h, count),
+            Store::Shared(s) => {
+                // Two threads may have counted the same state at once: the second
+                // finds the first's count (the same) and keeps the one slot.
+                let mut t = s.stripe(h);
+                if t.find(key, h).is_none() {
+                    t.put(key, h, count);
+                }
+            }
+        }
+    }
+
+    /// States stored.
+    pub fn len(&self) -> usize {
+        match self {
+            Store::Own(t) => t.len,
+            Store::Shared(s) => s.sum(|t| t.len),
+        }
+    }
+
+    /// Bytes held.
+    pub fn bytes(&self) -> usize {
+        match self {
+            Store::Own(t) => t.bytes(),
+            Store::Shared(s) => s.sum(Table::bytes),
+        }
+    }
+
+    /// Whether it stopped storing for want of room.
+    pub fn full(&self) -> bool {
+        match self {
+            Store::Own(t) => t.full,
+            Store::Shared(s) => s.sum(|t| usize::from(t.full)) > 0,
+        }
+    }
+}
+
+/// A table that threads share: stripes, each a [`Table`] under its own lock, chosen by
+/// the low bits of the hash (a stripe's slots by the high ones). A thread holds one
+/// lock at a time, for one lookup or one store, never across a search. Every stored
+/// count is exact, so whichever thread stores a state first, every thread's count is
+/// the same.
+pub(crate) struct Shared {
+    stripes: Vec<Mutex<Table>>,
+}
+
+/// Stripes of a [`Shared`] table: many more than threads, so that two threads rarely
+/// want the same lock.
+const STRIPES: usize = 64;
+
+impl Shared {
+    /// An empty table for keys of `width` words, within `max_bytes` in all.
+    pub fn new(width: usize, max_bytes: usize) -> Shared {
+        Shared {
+            stripes: (0..STRIPES)
+                .map(|_| Mutex::new(Table::with_slots(width, max_bytes / STRIPES, 8)))
+                .collect(),
+        }
+    }
+
+    #[inline]
+    fn stripe(&self, h: u64) -> std::sync::MutexGuard<'_, Table> {
+        // A thread that panicked holding a stripe left it whole (a store is one
+        // copy after the checks), so its lock is taken over.
+        self.stripes[h as usize % STRIPES]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn sum(&self, f: impl Fn(&Table) -> usize) -> usize {
+        self.stripes
+            .iter()
+            .map(|s| f(&s.lock().unwrap_or_else(|e| e.into_inner())))
+            .sum()
+    }
+}
 
 /// An empty slot's value.
 const EMPTY: u64 = u64::MAX;
@@ -53,6 +155,11 @@ pub(super) fn hash(key: &[u64]) -> u64 {
 impl Table {
     /// An empty table for keys of `width` words, within `max_bytes`.
     pub fn new(width: usize, max_bytes: usize) -> Table {
+        Table::with_slots(width, max_bytes, 12)
+    }
+
+    /// An empty table of at most `2^bits` slots to begin with.
+    fn with_slots(width: usize, max_bytes: usize, bits: u32) -> Table {
         let mut t = Table {
             width,
             keys: Vec::new(),
@@ -63,7 +170,7 @@ impl Table {
             max_bytes,
             full: false,
         };
-        let mut bits = 12;
+        let mut bits = bits;
         while bits > 4 && Table::bytes_for(width, bits) > max_bytes {
             bits -= 1;
         }
@@ -87,30 +194,31 @@ impl Table {
             + self.bigs.len() * 32
     }
 
-    /// States stored.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
     /// The count stored under `key`, if any.
     #[inline]
     pub fn get(&self, key: &[u64], h: u64) -> Option<Count> {
+        let v = self.vals[self.find(key, h)?];
+        Some(if v & BIG == 0 {
+            Count::Small(v)
+        } else {
+            Count::Big(self.bigs[(v & !BIG) as usize].clone())
+        })
+    }
+
+    /// The slot that holds `key`, if any.
+    #[inline]
+    fn find(&self, key: &[u64], h: u64) -> Option<usize> {
         if self.vals.is_empty() {
             return None;
         }
         let mask = (1usize << self.bits) - 1;
         let mut s = (h >> (64 - self.bits)) as usize;
         loop {
-            let v = self.vals[s];
-            if v == EMPTY {
+            if self.vals[s] == EMPTY {
                 return None;
             }
             if &self.keys[s * self.width..(s + 1) * self.width] == key {
-                return Some(if v & BIG == 0 {
-                    Count::Small(v)
-                } else {
-                    Count::Big(self.bigs[(v & !BIG) as usize].clone())
-                });
+                return Some(s);
             }
             s = (s + 1) & mask;
         }
@@ -204,7 +312,7 @@ mod tests {
         for i in 0..100u64 {
             tiny.put(&[i], hash(&[i]), &Count::Small(i));
         }
-        assert!(tiny.full && tiny.len() < 100);
+        assert!(tiny.full && tiny.len < 100);
         for i in 0..100u64 {
             let got = tiny.get(&[i], hash(&[i]));
             assert!(got.is_none() || got == Some(Count::Small(i)));

@@ -109,6 +109,18 @@ pub enum Objective {
     MaximizeCost,
 }
 
+impl Objective {
+    /// The factor between a value as the engines minimize it and the objective's own:
+    /// -1 for `maximize cost` (the greatest cost is the least negated cost), else 1.
+    pub fn sign(self) -> i64 {
+        if self == Objective::MaximizeCost {
+            -1
+        } else {
+            1
+        }
+    }
+}
+
 /// Why [`Optimizer::new`] refuses a problem.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Refused {
@@ -983,11 +995,7 @@ impl Linked {
         let mut seen: HashSet<Vec<OptionId>> = HashSet::new();
         let mut g: i64 = forced.iter().map(|o| self.cost[o.index()]).sum();
         let node_limit = config.node_limit.unwrap_or(u64::MAX);
-        let sign = if self.objective == Objective::MaximizeCost {
-            -1
-        } else {
-            1
-        };
+        let sign = self.objective.sign();
         let mut end = End::Exhausted;
         // `enter` is true when a new node must be examined, false when the top frame must
         // try its next candidate.

@@ -799,11 +799,7 @@ impl Priced {
         };
         let mut stack: Vec<Level> = Vec::new();
         let node_limit = config.node_limit.unwrap_or(u64::MAX);
-        let sign = if self.objective == Objective::MaximizeCost {
-            -1
-        } else {
-            1
-        };
+        let sign = self.objective.sign();
         // Only one best is shared between threads (module `threads`).
         let shared = shared.filter(|_| best == 1);
         let mut end = End::Exhausted;

@@ -22,7 +22,7 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
 use std::sync::{Mutex, mpsc};
 
-use super::{Objective, Optimizer, Optimum, Step};
+use super::{Optimizer, Optimum, Step};
 use crate::problem::OptionId;
 use crate::solve::{Clash, End, SearchConfig, Stats};
 
@@ -109,11 +109,7 @@ pub fn solve_on_threads(
     }
     let start = Instant::now();
     let parts = split(opt, forced, threads * PARTS_PER_THREAD)?;
-    let sign = if opt.objective() == Objective::MaximizeCost {
-        -1
-    } else {
-        1
-    };
+    let sign = opt.objective().sign();
     let shared = Incumbent::new();
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<(i64, Vec<OptionId>)>();

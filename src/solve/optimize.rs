@@ -247,6 +247,32 @@ struct Frame {
     excl: usize,
 }
 
+/// What one search is asked for, beside its limits: what [`Optimizer::solve`],
+/// [`Optimizer::solve_exact`] and [`Optimizer::solve_best`] differ by.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Wanted {
+    /// Every optimal solution, not only the first.
+    pub all: bool,
+    /// How many of the cheapest solutions to keep (1: the optimum).
+    pub best: usize,
+    /// Every option hidden and counted whatever the best so far (module `priced`,
+    /// "Thresholds and branching"): a tree that depends only on the problem, as each
+    /// part of a search on threads needs. The links engine always searches so.
+    pub exact: bool,
+}
+
+impl Wanted {
+    /// The optimum (every optimal solution with `all`), searched with DLX5's
+    /// thresholds.
+    pub fn optimum(all: bool) -> Wanted {
+        Wanted {
+            all,
+            best: 1,
+            exact: false,
+        }
+    }
+}
+
 /// Branch and bound, built once per problem and objective and reused for many
 /// searches: over dancing links with taxes and cost-sorted lists, as in DLX5
 /// (`priced`), for exactly-once items; over the links of DLX1 (`Linked`) for the
@@ -350,7 +376,7 @@ impl Optimizer {
         config: &SearchConfig,
         on_improve: &mut dyn FnMut(i64, &[OptionId]),
     ) -> Result<Optimum, Clash> {
-        self.solve_part(forced, &[], all, 1, false, config, None, on_improve)
+        self.solve_part(forced, &[], Wanted::optimum(all), config, None, on_improve)
     }
 
     /// [`Optimizer::solve`] as each part of a search on threads runs it: every option
@@ -365,7 +391,11 @@ impl Optimizer {
         config: &SearchConfig,
         on_improve: &mut dyn FnMut(i64, &[OptionId]),
     ) -> Result<Optimum, Clash> {
-        self.solve_part(forced, &[], all, 1, true, config, None, on_improve)
+        let wanted = Wanted {
+            exact: true,
+            ..Wanted::optimum(all)
+        };
+        self.solve_part(forced, &[], wanted, config, None, on_improve)
     }
 
     /// The `best` cheapest solutions containing the `forced` options, in order of
@@ -380,28 +410,27 @@ impl Optimizer {
         config: &SearchConfig,
         on_improve: &mut dyn FnMut(i64, &[OptionId]),
     ) -> Result<Optimum, Clash> {
-        self.solve_part(forced, &[], false, best, false, config, None, on_improve)
+        let wanted = Wanted {
+            best,
+            ..Wanted::optimum(false)
+        };
+        self.solve_part(forced, &[], wanted, config, None, on_improve)
     }
 
     /// [`Optimizer::solve`] on the part of the tree that `steps` lead to (see
     /// [`Step`]), part number `k` of a search on threads whose parts share `shared`.
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn solve_part(
         &mut self,
         forced: &[OptionId],
         steps: &[Step],
-        all: bool,
-        best: usize,
-        exact: bool,
+        wanted: Wanted,
         config: &SearchConfig,
         shared: Option<(&Incumbent, usize)>,
         on_improve: &mut dyn FnMut(i64, &[OptionId]),
     ) -> Result<Optimum, Clash> {
         match &mut self.core {
-            Core::Linked(l) => l.solve_part(forced, steps, all, config, shared, on_improve),
-            Core::Priced(p) => {
-                p.solve_part(forced, steps, all, best, exact, config, shared, on_improve)
-            }
+            Core::Linked(l) => l.solve_part(forced, steps, wanted.all, config, shared, on_improve),
+            Core::Priced(p) => p.solve_part(forced, steps, wanted, config, shared, on_improve),
         }
     }
 

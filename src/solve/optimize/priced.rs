@@ -77,7 +77,7 @@
 use crate::clock::Instant;
 
 use super::threads::Incumbent;
-use super::{Objective, Optimum, Refused, Step};
+use super::{Objective, Optimum, Refused, Step, Wanted};
 use crate::problem::{ItemId, ItemKind, OptionId, Problem};
 use crate::solve::{Clash, End, Limit, SearchConfig, Stats, Unsupported, check_clock};
 
@@ -688,32 +688,25 @@ impl Priced {
 
     /// The search on the part of the tree that `steps` lead to, keeping the `best`
     /// cheapest solutions (every optimal one with `all`).
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn solve_part(
         &mut self,
         forced: &[OptionId],
         steps: &[Step],
-        all: bool,
-        best: usize,
-        exact: bool,
+        wanted: Wanted,
         config: &SearchConfig,
         shared: Option<(&Incumbent, usize)>,
         on_improve: &mut dyn FnMut(i64, &[OptionId]),
     ) -> Result<Optimum, Clash> {
         let start = Instant::now();
-        let exact = exact || shared.is_some();
+        // The thresholds make the tree depend on the best so far, which on threads
+        // comes from other parts.
+        debug_assert!(wanted.exact || shared.is_none(), "a shared search is exact");
+        let wanted = Wanted {
+            best: wanted.best.max(1),
+            ..wanted
+        };
         self.at_part(forced, steps, |s, prefix, g| {
-            s.run(
-                prefix,
-                g,
-                all,
-                best.max(1),
-                exact,
-                config,
-                shared,
-                on_improve,
-                start,
-            )
+            s.run(prefix, g, wanted, config, shared, on_improve, start)
         })
     }
 
@@ -782,9 +775,7 @@ impl Priced {
         &mut self,
         prefix: &[OptionId],
         g0: i64,
-        all: bool,
-        best: usize,
-        exact: bool,
+        Wanted { all, best, exact }: Wanted,
         config: &SearchConfig,
         shared: Option<(&Incumbent, usize)>,
         on_improve: &mut dyn FnMut(i64, &[OptionId]),

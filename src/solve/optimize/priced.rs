@@ -858,8 +858,11 @@ impl Priced {
                         kept.keep(g, sol);
                     }
                 } else {
-                    let usable = (!exact).then(|| limit(&kept).saturating_sub(g));
-                    let (item, len, bound) = self.choose(usable);
+                    // One threshold for what `choose` counts and what covering the
+                    // chosen item hides: options of net cost below it (every option in
+                    // an exact search).
+                    let t0 = threshold(&kept, g);
+                    let (item, len, bound) = self.choose((!exact).then_some(t0));
                     let x = self.nodes[item as usize].dlink;
                     let c = self.nodes[x as usize].cost;
                     if len > 0
@@ -872,7 +875,6 @@ impl Priced {
                         // of `x`; then a later, dearer option of `item` that is still
                         // worth trying could be left linked, and covering its items
                         // would unlink it from the list being walked.)
-                        let t0 = threshold(&kept, g);
                         let t = threshold(&kept, g + c);
                         self.cover(item, t0, &mut stats.updates);
                         self.commit(x, t, &mut stats.updates);

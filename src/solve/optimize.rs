@@ -119,6 +119,16 @@ impl Objective {
             1
         }
     }
+
+    /// The words of the value line, `minimum cost: 12` or `best cost found: 12 (not
+    /// proven minimal)`: the extreme, what is counted, and the adjective.
+    pub fn words(self) -> (&'static str, &'static str, &'static str) {
+        match self {
+            Objective::MinimizeCount => ("minimum", "count", "minimal"),
+            Objective::MinimizeCost => ("minimum", "cost", "minimal"),
+            Objective::MaximizeCost => ("maximum", "cost", "maximal"),
+        }
+    }
 }
 
 /// Why [`Optimizer::new`] refuses a problem.

@@ -534,11 +534,7 @@ fn optimize(
     let goal = inst
         .objective
         .unwrap_or(dlxc::solve::Objective::MinimizeCost);
-    let (word, what, adjective) = match goal {
-        dlxc::solve::Objective::MinimizeCount => ("minimum", "count", "minimal"),
-        dlxc::solve::Objective::MinimizeCost => ("minimum", "cost", "minimal"),
-        dlxc::solve::Objective::MaximizeCost => ("maximum", "cost", "maximal"),
-    };
+    let (word, what, adjective) = goal.words();
     let cut = matches!(out.end, End::Cut(_));
     let mut output = String::new();
     let n = out.solutions.len();
@@ -597,11 +593,7 @@ fn count_text(outcome: &Outcome) -> String {
 }
 
 fn cut_notice(limit: Limit, st: &Stats) -> String {
-    let why = match limit {
-        Limit::Nodes => "node limit reached",
-        Limit::Time => "time limit reached",
-        Limit::Interrupted => "interrupted",
-    };
+    let why = limit.reason();
     format!(
         "search cut short ({why}) after {} nodes with {} solutions found: the answer is incomplete\n",
         st.nodes, st.solutions

@@ -390,9 +390,9 @@ impl Optimizer {
     }
 
     /// [`Optimizer::solve`] as each part of a search on threads runs it: every option
-    /// hidden and counted whatever the best so far (module `priced`, "Branching"), so
-    /// that its answer is the one [`solve_on_threads`] gives on any number of threads.
-    /// The same as [`Optimizer::solve`] on the links engine.
+    /// hidden and counted whatever the best so far (module `priced`, "Thresholds and
+    /// branching"), so that its answer is the one [`solve_on_threads`] gives on any
+    /// number of threads. The same as [`Optimizer::solve`] on the links engine.
     #[doc(hidden)]
     pub fn solve_exact(
         &mut self,

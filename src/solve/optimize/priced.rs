@@ -810,10 +810,10 @@ impl Priced {
             }
         };
         // On threads, the parts hide every option and count every option, so that the
-        // tree does not depend on what other parts found (module docs, "Branching").
-        // The least cost a solution must stay below to be kept (ties included with
-        // `all`), and the net cost from which an option cannot be in such a solution
-        // below a node of cost `g`.
+        // tree does not depend on what other parts found (module docs, "Thresholds and
+        // branching"). The least cost a solution must stay below to be kept (ties
+        // included with `all`), and the net cost from which an option cannot be in such
+        // a solution below a node of cost `g`.
         let limit = |kept: &Kept| -> i64 {
             match kept.cutoff() {
                 None => i64::MAX,

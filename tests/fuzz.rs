@@ -684,9 +684,10 @@ const HANG: Duration = Duration::from_secs(10);
 
 /// What a case may use beyond the fixed limits: a search's time limit per search, and
 /// for a data file [`PER_LINE`] per line.
-fn allowance(target: Target, text: &[u8], searches: u32) -> Duration {
+/// `lines` is the case's number of lines.
+fn allowance(target: Target, lines: usize, searches: u32) -> Duration {
     let lines = match target {
-        Target::Data => text.iter().filter(|&&b| b == b'\n').count() as u32 + 1,
+        Target::Data => u32::try_from(lines).unwrap_or(u32::MAX),
         _ => 0,
     };
     PER_SEARCH * searches + PER_LINE * lines
@@ -738,6 +739,17 @@ struct Figures {
     took: Duration,
 }
 
+impl Figures {
+    /// The findings by kind, as the summary lines show them.
+    fn kinds_text(&self) -> String {
+        let [panics, crashes, timeouts, slows, uncoded, exits] = self.kinds;
+        format!(
+            "panics {panics}, crashes {crashes}, timeouts {timeouts}, slow {slows}, \
+             uncoded errors {uncoded}, other exits {exits}"
+        )
+    }
+}
+
 fn campaign(
     target: Target,
     seed: u64,
@@ -786,8 +798,9 @@ fn campaign(
             cut_lines(&mut text, MAX_DATA_LINES);
         }
         std::fs::write(&file, &text).expect("write the case");
+        let lines = text.iter().filter(|&&b| b == b'\n').count() + 1;
         let w = worker.get_or_insert_with(Worker::spawn);
-        let limit = HANG + allowance(target, &text, 1);
+        let limit = HANG + allowance(target, lines, 1);
         let verdict = match w.run(
             target,
             k,
@@ -798,13 +811,12 @@ fn campaign(
                 if let Some(c) = o.code {
                     f.exit[usize::from(c.min(3))] += 1;
                 }
-                let lines = text.iter().filter(|&&b| b == b'\n').count() + 1;
                 if o.elapsed > f.slowest.0 {
                     f.slowest = (o.elapsed, lines);
                     let keep = format!("slowest-{}-{seed}.{ext}", target.name());
                     let _ = std::fs::write(dir.join(keep), &text);
                 }
-                judge(&o, slow, allowance(target, &text, o.searches))
+                judge(&o, slow, allowance(target, lines, o.searches))
             }
             Ended::Died(why) => {
                 worker = None;
@@ -856,15 +868,14 @@ fn run_all(cases: u64, seconds: u64, seed: u64, slow: Duration) -> Vec<String> {
             continue;
         }
         let f = campaign(target, seed, cases, Duration::from_secs(seconds), slow);
-        let [panics, crashes, timeouts, slows, uncoded, exits] = f.kinds;
         eprintln!(
-            "fuzz {}: {} cases in {:.0} s, exit codes 0/1/2/3: {:?}; panics {panics}, \
-             crashes {crashes}, timeouts {timeouts}, slow {slows}, uncoded errors {uncoded}, \
-             other exits {exits}; slowest {:.2} s ({} lines)",
+            "fuzz {}: {} cases in {:.0} s, exit codes 0/1/2/3: {:?}; {}; slowest {:.2} s \
+             ({} lines)",
             target.name(),
             f.cases,
             f.took.as_secs_f64(),
             f.exit,
+            f.kinds_text(),
             f.slowest.0.as_secs_f64(),
             f.slowest.1,
         );
@@ -878,13 +889,11 @@ fn run_all(cases: u64, seconds: u64, seed: u64, slow: Duration) -> Vec<String> {
         }
         findings.extend(f.findings);
     }
-    let [panics, crashes, timeouts, slows, uncoded, exits] = total.kinds;
     eprintln!(
-        "fuzz, all targets: {} cases in {:.0} s; panics {panics}, crashes {crashes}, \
-         timeouts {timeouts}, slow {slows}, uncoded errors {uncoded}, other exits {exits}; \
-         slowest {:.2} s",
+        "fuzz, all targets: {} cases in {:.0} s; {}; slowest {:.2} s",
         total.cases,
         total.took.as_secs_f64(),
+        total.kinds_text(),
         total.slowest.0.as_secs_f64(),
     );
     findings
@@ -930,30 +939,28 @@ fn a_case_past_its_time_is_stopped() {
         eprintln!("no mkfifo: skipped");
         return;
     }
-    let mut w = Worker::spawn();
+    // A data case on a fresh worker, stopped past `cpu` seconds of processor time or
+    // `wall` seconds on the clock; the file is removed after.
+    let run_once = |file: &Path, (cpu, wall): (u64, u64)| {
+        let ended = Worker::spawn().run(
+            Target::Data,
+            0,
+            file,
+            (Duration::from_secs(cpu), Duration::from_secs(wall)),
+        );
+        let _ = std::fs::remove_file(file);
+        ended
+    };
     let start = Instant::now();
-    let ended = w.run(
-        Target::Data,
-        0,
-        &fifo,
-        (Duration::from_secs(1), Duration::from_secs(2)),
-    );
-    let _ = std::fs::remove_file(&fifo);
+    let ended = run_once(&fifo, (1, 2));
     assert!(
         matches!(ended, Ended::TimedOut(_)),
         "the blocked case was not stopped"
     );
     assert!(start.elapsed() < Duration::from_secs(60));
-    let mut w = Worker::spawn();
     let case = dir.join(format!("answered-{}.txt", std::process::id()));
     std::fs::write(&case, "2\n0\n").expect("case");
-    let ended = w.run(
-        Target::Data,
-        0,
-        &case,
-        (Duration::from_secs(30), Duration::from_secs(120)),
-    );
-    let _ = std::fs::remove_file(&case);
+    let ended = run_once(&case, (30, 120));
     assert!(
         matches!(ended, Ended::Answered(ref o) if o.panic.is_none()),
         "no answer"

@@ -6,12 +6,15 @@
 
 use std::collections::BTreeSet;
 
-use dlxc::problem::{ItemKind, OptionId, Problem, ProblemBuilder};
+use dlxc::problem::{OptionId, Problem, ProblemBuilder};
 use dlxc::solve::optimize::solve_on_threads;
 use dlxc::solve::{End, Objective, Optimizer, Optimum, SearchConfig};
 
+#[path = "common/brute.rs"]
+mod brute;
 #[path = "common/rng.rs"]
 mod rng;
+use brute::sorted;
 use rng::Rng;
 
 /// How many random problems each test draws.
@@ -63,70 +66,19 @@ fn random_problem(seed: u64, lo: i64, hi: i64) -> Problem {
     b.build()
 }
 
-/// Every valid subset containing `forced`, as (sorted option indices, value as
-/// minimized): primary items covered exactly once, a secondary item either claimed by
-/// one option without a color or given one color by all the options that have it, and
-/// every option that is not forced covering a primary item.
+/// Every valid subset containing `forced` ([`brute::covers`]), as (sorted option
+/// indices, value as minimized).
 fn brute_force(p: &Problem, forced: &[OptionId], obj: Objective) -> Vec<(Vec<u32>, i64)> {
-    let n = p.options.len();
-    let forced_mask: u32 = forced.iter().map(|o| 1u32 << o.0).sum();
-    let mut out = Vec::new();
-    'subsets: for s in 0u32..(1 << n) {
-        if s & forced_mask != forced_mask {
-            continue;
-        }
-        let mut times = vec![0u32; p.items.len()];
-        // Per secondary item: claimed outright, or the color given.
-        let mut plain = vec![false; p.items.len()];
-        let mut color = vec![None; p.items.len()];
-        let mut value = 0;
-        for k in 0..n {
-            if s >> k & 1 == 0 {
-                continue;
-            }
-            let opt = p.options.get(k);
-            if forced_mask >> k & 1 == 0
-                && !opt.entries.iter().any(|e| p.item(e.item).kind.is_primary())
-            {
-                continue 'subsets;
-            }
-            value += match obj {
-                Objective::MinimizeCount => 1,
-                Objective::MinimizeCost => opt.cost.unwrap_or(0),
-                Objective::MaximizeCost => -opt.cost.unwrap_or(0),
+    brute::covers(p, forced)
+        .into_iter()
+        .map(|(list, count, cost)| {
+            let value = match obj {
+                Objective::MinimizeCount => count,
+                _ => obj.sign() * cost,
             };
-            for e in opt.entries {
-                let i = e.item.index();
-                times[i] += 1;
-                match e.color {
-                    None => plain[i] = true,
-                    Some(c) => {
-                        if color[i].is_some_and(|had| had != c) {
-                            continue 'subsets;
-                        }
-                        color[i] = Some(c);
-                    }
-                }
-            }
-        }
-        for (i, item) in p.items.iter().enumerate() {
-            let ok = match item.kind {
-                ItemKind::Primary { .. } => times[i] == 1,
-                ItemKind::Secondary => !plain[i] || times[i] == 1,
-            };
-            if !ok {
-                continue 'subsets;
-            }
-        }
-        out.push(((0..n as u32).filter(|k| s >> k & 1 == 1).collect(), value));
-    }
-    out
-}
-
-fn sorted(sol: &[OptionId]) -> Vec<u32> {
-    let mut v: Vec<u32> = sol.iter().map(|o| o.0).collect();
-    v.sort_unstable();
-    v
+            (list, value)
+        })
+        .collect()
 }
 
 fn forced_for(p: &Problem, rng: &mut Rng) -> Vec<OptionId> {
@@ -174,11 +126,7 @@ fn optimum_and_every_optimum_match_brute_force_on_one_and_two_threads() {
             let mut rng = Rng(seed ^ 0xF0F0_F0F0 | 1);
             let forced = forced_for(&p, &mut rng);
             let covers = brute_force(&p, &forced, obj);
-            let sign = if obj == Objective::MaximizeCost {
-                -1
-            } else {
-                1
-            };
+            let sign = obj.sign();
             let best = covers.iter().map(|c| c.1).min();
             let optimal: BTreeSet<Vec<u32>> = covers
                 .iter()
@@ -231,11 +179,7 @@ fn the_k_best_match_brute_force() {
             let k = 1 + rng.below(6) as usize;
             let mut covers = brute_force(&p, &forced, obj);
             covers.sort_by_key(|c| c.1);
-            let sign = if obj == Objective::MaximizeCost {
-                -1
-            } else {
-                1
-            };
+            let sign = obj.sign();
             let want: Vec<i64> = covers.iter().take(k).map(|c| sign * c.1).collect();
             let mut opt = Optimizer::with_best(&p, obj, k).unwrap();
             let pristine = opt.structure_fingerprint();

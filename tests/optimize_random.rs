@@ -9,8 +9,11 @@ use dlxc::problem::{Bounds, OptionId, Problem, ProblemBuilder};
 use dlxc::solve::optimize::solve_on_threads;
 use dlxc::solve::{End, Objective, Optimizer, Optimum, SearchConfig};
 
+#[path = "common/brute.rs"]
+mod brute;
 #[path = "common/rng.rs"]
 mod rng;
+use brute::Cover;
 use rng::Rng;
 
 /// Up to 10 items (exactly-once, at-least-once when `repeat`, secondary), up to 14
@@ -52,54 +55,6 @@ fn random_problem(seed: u64, repeat: bool, lo: i64, hi: i64) -> Problem {
     b.build()
 }
 
-/// A cover found by [`brute_force`]: its options sorted, its count and its cost.
-type Cover = (Vec<u32>, i64, i64);
-
-/// Every valid subset containing `forced`, as (sorted option indices, size, cost). Valid:
-/// exactly-once items covered once, at-least-once items at least once, secondary items at
-/// most once, and every option that is not forced covers a primary item (the search
-/// chooses options only from the lists of primary items).
-fn brute_force(p: &Problem, forced: &[OptionId]) -> Vec<Cover> {
-    let n = p.options.len();
-    let forced_mask: u32 = forced.iter().map(|o| 1u32 << o.0).sum();
-    let mut out = Vec::new();
-    'subsets: for s in 0u32..(1 << n) {
-        if s & forced_mask != forced_mask {
-            continue;
-        }
-        let mut times = vec![0u32; p.items.len()];
-        let mut cost = 0;
-        for k in 0..n {
-            if s >> k & 1 == 1 {
-                let opt = &p.options.get(k);
-                if forced_mask >> k & 1 == 0
-                    && !opt.entries.iter().any(|e| p.item(e.item).kind.is_primary())
-                {
-                    continue 'subsets;
-                }
-                cost += opt.cost.unwrap_or(0);
-                for e in opt.entries {
-                    times[e.item.index()] += 1;
-                }
-            }
-        }
-        for (i, item) in p.items.iter().enumerate() {
-            let ok = match item.kind {
-                dlxc::problem::ItemKind::Primary { bounds } => {
-                    times[i] >= bounds.lo && bounds.hi.is_none_or(|h| times[i] <= h)
-                }
-                dlxc::problem::ItemKind::Secondary => times[i] <= 1,
-            };
-            if !ok {
-                continue 'subsets;
-            }
-        }
-        let list: Vec<u32> = (0..n as u32).filter(|k| s >> k & 1 == 1).collect();
-        out.push((list, s.count_ones() as i64, cost));
-    }
-    out
-}
-
 fn forced_for(p: &Problem, seed: u64) -> Vec<OptionId> {
     if seed.is_multiple_of(3) && !p.options.is_empty() {
         vec![OptionId((seed / 3 % p.options.len() as u64) as u32)]
@@ -109,13 +64,7 @@ fn forced_for(p: &Problem, seed: u64) -> Vec<OptionId> {
 }
 
 fn sorted(sols: &[Vec<OptionId>]) -> BTreeSet<Vec<u32>> {
-    sols.iter()
-        .map(|s| {
-            let mut v: Vec<u32> = s.iter().map(|o| o.0).collect();
-            v.sort_unstable();
-            v
-        })
-        .collect()
+    sols.iter().map(|s| brute::sorted(s)).collect()
 }
 
 /// Asserts that `out` has the best `value` of the covers `all` (the least, or the
@@ -166,7 +115,7 @@ fn fewest_options_match_brute_force() {
     for seed in 0..600u64 {
         let p = random_problem(seed, seed % 2 == 0, 0, 0);
         let forced = forced_for(&p, seed);
-        let all = brute_force(&p, &forced);
+        let all = brute::covers(&p, &forced);
         let Some(out) = solve(&p, Objective::MinimizeCount, &forced) else {
             continue;
         };
@@ -179,7 +128,7 @@ fn best_cost_on_exact_cover_matches_brute_force_with_any_signs() {
     for seed in 0..600u64 {
         let p = random_problem(seed, false, -9, 9);
         let forced = forced_for(&p, seed);
-        let all = brute_force(&p, &forced);
+        let all = brute::covers(&p, &forced);
         for (obj, sign) in [(Objective::MinimizeCost, 1), (Objective::MaximizeCost, -1)] {
             let Some(out) = solve(&p, obj, &forced) else {
                 continue;
@@ -203,7 +152,7 @@ fn every_optimal_repeated_cover_is_listed_once() {
         ] {
             let p = random_problem(seed, true, lo, hi);
             let forced = forced_for(&p, seed);
-            let all = brute_force(&p, &forced);
+            let all = brute::covers(&p, &forced);
             let Some(out) = solve(&p, obj, &forced) else {
                 continue;
             };

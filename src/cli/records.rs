@@ -114,18 +114,14 @@ impl DataFile {
             let found = match self.next_line(o) {
                 Ok(true) => {
                     self.line_no += 1;
-                    if let Some(len) = self.long {
-                        // Cut at a byte, perhaps inside a character: shown, not read.
-                        let head = String::from_utf8_lossy(&self.line);
-                        return match self.splitter.push_too_long(self.line_no, &head, len) {
-                            Some(Ok(r)) => Next::Record(r),
-                            Some(Err(b)) => Next::Bad(b),
-                            None => continue,
-                        };
-                    }
-                    match std::str::from_utf8(&self.line) {
-                        Ok(text) => self.splitter.push(self.line_no, text),
-                        Err(e) => {
+                    match (self.long, std::str::from_utf8(&self.line)) {
+                        (Some(len), _) => {
+                            // Cut at a byte, perhaps inside a character: shown, not read.
+                            let head = String::from_utf8_lossy(&self.line);
+                            self.splitter.push_too_long(self.line_no, &head, len)
+                        }
+                        (None, Ok(text)) => self.splitter.push(self.line_no, text),
+                        (None, Err(e)) => {
                             let at = e.valid_up_to();
                             let byte = self.line[at];
                             let shown = String::from_utf8_lossy(&self.line).into_owned();

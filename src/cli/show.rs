@@ -174,7 +174,7 @@ impl Sink for Shown<'_, '_, '_> {
 
     fn improved(&mut self, value: i64, chosen: &[OptionId]) {
         if let (true, Some(goal)) = (self.s.verbose, self.objective) {
-            let what = value_name(goal).1;
+            let what = goal.words().1;
             let labels = option_lines(&self.compiled.problem, chosen);
             self.o
                 .note(&format!("found {what} {value}: {}", labels.join(" ")));
@@ -359,17 +359,14 @@ pub(crate) fn cut_notice(limit: crate::solve::Limit, nodes: u64, solutions: &str
     format!(
         "search cut short ({}) after {nodes} nodes with {solutions} solution{} found: the \
          answer is incomplete",
-        limit_text(limit),
+        limit.reason(),
         if solutions == "1" { "" } else { "s" }
     )
 }
 
+/// [`crate::solve::Limit::reason`], by the name the memo's notices (cli/memo.rs) use.
 pub(crate) fn limit_text(limit: crate::solve::Limit) -> &'static str {
-    match limit {
-        crate::solve::Limit::Nodes => "node limit reached",
-        crate::solve::Limit::Time => "time limit reached",
-        crate::solve::Limit::Interrupted => "interrupted",
-    }
+    limit.reason()
 }
 
 /// A solution of a problem file: its options' lines as Knuth's programs print them,
@@ -489,15 +486,6 @@ fn show_solution(
     o.give_buffer(text);
 }
 
-/// `minimum count`, `minimum cost`, `maximum cost`: the words of the value line.
-fn value_name(obj: Objective) -> (&'static str, &'static str, &'static str) {
-    match obj {
-        Objective::MinimizeCount => ("minimum", "count", "minimal"),
-        Objective::MinimizeCost => ("minimum", "cost", "minimal"),
-        Objective::MaximizeCost => ("maximum", "cost", "maximal"),
-    }
-}
-
 /// Prints the answer of an optimizing search of one record and returns its exit code.
 pub(crate) fn optimum(
     o: &mut Out<'_>,
@@ -507,7 +495,7 @@ pub(crate) fn optimum(
     s: &SearchArgs,
     record: Option<Tag<'_>>,
 ) -> u8 {
-    let (word, what, adjective) = value_name(objective);
+    let (word, what, adjective) = objective.words();
     let problem = &compiled.problem;
     let cut = matches!(out.end, End::Cut(_));
     let shown = match s.limit {
@@ -597,7 +585,7 @@ pub(crate) fn optimum(
         };
         o.note(&format!(
             "search cut short ({}) after {} nodes: {found}",
-            limit_text(limit),
+            limit.reason(),
             out.stats.nodes
         ));
     }

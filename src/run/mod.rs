@@ -224,8 +224,7 @@ impl Runner {
         }
         if let Some(goal) = inst.objective {
             let best = self.task.best;
-            let task = self.task.clone();
-            let opt = match self.engine(inst, |p| {
+            let opt = match kept_engine(&mut self.engine, inst, |p| {
                 Optimizer::with_best(p, goal, best.unwrap_or(1))
                     .map(|o| Engine::Optimizing(Box::new(o)))
                     .map_err(Failure::Refused)
@@ -243,7 +242,7 @@ impl Runner {
                     &mut improve,
                 )?));
             }
-            let threads = task.optimizing_threads(opt.is_priced());
+            let threads = self.task.optimizing_threads(opt.is_priced());
             let out = crate::solve::optimize::solve_on_threads(
                 opt,
                 &inst.forced,
@@ -260,9 +259,8 @@ impl Runner {
         if let Some(answer) = memo::run(&self.task, inst, &config, sink)? {
             return Ok(answer);
         }
-        let task = self.task.clone();
         let engine = self.task.engine;
-        let solver = match self.engine(inst, |p| {
+        let solver = match kept_engine(&mut self.engine, inst, |p| {
             Solver::with_engine(p, engine)
                 .map(Engine::Plain)
                 .map_err(Failure::Unsupported)
@@ -271,8 +269,9 @@ impl Runner {
             Engine::Optimizing(_) => unreachable!("the engine is rebuilt without an objective"),
         };
         let engine = solver.engine_name();
+        let task = &self.task;
         if task.mode.counts() {
-            let (outcome, fields) = count::count(solver, inst, &config, &task, sink)?;
+            let (outcome, fields) = count::count(solver, inst, &config, task, sink)?;
             return Ok(Answer::Searched {
                 outcome,
                 engine,
@@ -288,27 +287,28 @@ impl Runner {
             fields: Vec::new(),
         })
     }
+}
 
-    /// The engine for `inst`: the one kept, when it was built for the same matrix and
-    /// is of the kind wanted; else a new one from `build`.
-    fn engine(
-        &mut self,
-        inst: &Instance,
-        build: impl FnOnce(&crate::problem::Problem) -> Result<Engine, Failure>,
-    ) -> Result<&mut Engine, Failure> {
-        let optimizing = inst.objective.is_some();
-        let keep = self.engine.as_ref().is_some_and(|(m, e)| {
-            Arc::ptr_eq(m, &inst.compiled) && matches!(e, Engine::Optimizing(_)) == optimizing
-        });
-        if !keep {
-            self.engine = None;
-            let e = build(&inst.compiled.problem)?;
-            self.engine = Some((Arc::clone(&inst.compiled), e));
-        }
-        match &mut self.engine {
-            Some((_, e)) => Ok(e),
-            None => unreachable!("set above"),
-        }
+/// The engine for `inst`: the one `kept`, when it was built for the same matrix and is
+/// of the kind wanted; else a new one from `build`, kept in its place. (A function of
+/// the runner's engine alone, so that its task can be read while the engine is lent.)
+fn kept_engine<'e>(
+    kept: &'e mut Option<(Arc<Compiled>, Engine)>,
+    inst: &Instance,
+    build: impl FnOnce(&crate::problem::Problem) -> Result<Engine, Failure>,
+) -> Result<&'e mut Engine, Failure> {
+    let optimizing = inst.objective.is_some();
+    let keep = kept.as_ref().is_some_and(|(m, e)| {
+        Arc::ptr_eq(m, &inst.compiled) && matches!(e, Engine::Optimizing(_)) == optimizing
+    });
+    if !keep {
+        *kept = None;
+        let e = build(&inst.compiled.problem)?;
+        *kept = Some((Arc::clone(&inst.compiled), e));
+    }
+    match kept {
+        Some((_, e)) => Ok(e),
+        None => unreachable!("set above"),
     }
 }
 

@@ -148,6 +148,17 @@ pub enum Limit {
     Interrupted,
 }
 
+impl Limit {
+    /// Why the search was cut short, as the notice of a cut says it.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Limit::Nodes => "node limit reached",
+            Limit::Time => "time limit reached",
+            Limit::Interrupted => "interrupted",
+        }
+    }
+}
+
 /// How a search ended. Only [`End::Exhausted`] means the solution count is complete.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum End {

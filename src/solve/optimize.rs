@@ -109,6 +109,28 @@ pub enum Objective {
     MaximizeCost,
 }
 
+impl Objective {
+    /// The factor between a value as the engines minimize it and the objective's own:
+    /// -1 for `maximize cost` (the greatest cost is the least negated cost), else 1.
+    pub fn sign(self) -> i64 {
+        if self == Objective::MaximizeCost {
+            -1
+        } else {
+            1
+        }
+    }
+
+    /// The words of the value line, `minimum cost: 12` or `best cost found: 12 (not
+    /// proven minimal)`: the extreme, what is counted, and the adjective.
+    pub fn words(self) -> (&'static str, &'static str, &'static str) {
+        match self {
+            Objective::MinimizeCount => ("minimum", "count", "minimal"),
+            Objective::MinimizeCost => ("minimum", "cost", "minimal"),
+            Objective::MaximizeCost => ("maximum", "cost", "maximal"),
+        }
+    }
+}
+
 /// Why [`Optimizer::new`] refuses a problem.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Refused {
@@ -235,6 +257,32 @@ struct Frame {
     excl: usize,
 }
 
+/// What one search is asked for, beside its limits: what [`Optimizer::solve`],
+/// [`Optimizer::solve_exact`] and [`Optimizer::solve_best`] differ by.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Wanted {
+    /// Every optimal solution, not only the first.
+    pub all: bool,
+    /// How many of the cheapest solutions to keep (1: the optimum).
+    pub best: usize,
+    /// Every option hidden and counted whatever the best so far (module `priced`,
+    /// "Thresholds and branching"): a tree that depends only on the problem, as each
+    /// part of a search on threads needs. The links engine always searches so.
+    pub exact: bool,
+}
+
+impl Wanted {
+    /// The optimum (every optimal solution with `all`), searched with DLX5's
+    /// thresholds.
+    pub fn optimum(all: bool) -> Wanted {
+        Wanted {
+            all,
+            best: 1,
+            exact: false,
+        }
+    }
+}
+
 /// Branch and bound, built once per problem and objective and reused for many
 /// searches: over dancing links with taxes and cost-sorted lists, as in DLX5
 /// (`priced`), for exactly-once items; over the links of DLX1 (`Linked`) for the
@@ -338,13 +386,13 @@ impl Optimizer {
         config: &SearchConfig,
         on_improve: &mut dyn FnMut(i64, &[OptionId]),
     ) -> Result<Optimum, Clash> {
-        self.solve_part(forced, &[], all, 1, false, config, None, on_improve)
+        self.solve_part(forced, &[], Wanted::optimum(all), config, None, on_improve)
     }
 
     /// [`Optimizer::solve`] as each part of a search on threads runs it: every option
-    /// hidden and counted whatever the best so far (module `priced`, "Branching"), so
-    /// that its answer is the one [`solve_on_threads`] gives on any number of threads.
-    /// The same as [`Optimizer::solve`] on the links engine.
+    /// hidden and counted whatever the best so far (module `priced`, "Thresholds and
+    /// branching"), so that its answer is the one [`solve_on_threads`] gives on any
+    /// number of threads. The same as [`Optimizer::solve`] on the links engine.
     #[doc(hidden)]
     pub fn solve_exact(
         &mut self,
@@ -353,7 +401,11 @@ impl Optimizer {
         config: &SearchConfig,
         on_improve: &mut dyn FnMut(i64, &[OptionId]),
     ) -> Result<Optimum, Clash> {
-        self.solve_part(forced, &[], all, 1, true, config, None, on_improve)
+        let wanted = Wanted {
+            exact: true,
+            ..Wanted::optimum(all)
+        };
+        self.solve_part(forced, &[], wanted, config, None, on_improve)
     }
 
     /// The `best` cheapest solutions containing the `forced` options, in order of
@@ -368,28 +420,27 @@ impl Optimizer {
         config: &SearchConfig,
         on_improve: &mut dyn FnMut(i64, &[OptionId]),
     ) -> Result<Optimum, Clash> {
-        self.solve_part(forced, &[], false, best, false, config, None, on_improve)
+        let wanted = Wanted {
+            best,
+            ..Wanted::optimum(false)
+        };
+        self.solve_part(forced, &[], wanted, config, None, on_improve)
     }
 
     /// [`Optimizer::solve`] on the part of the tree that `steps` lead to (see
     /// [`Step`]), part number `k` of a search on threads whose parts share `shared`.
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn solve_part(
         &mut self,
         forced: &[OptionId],
         steps: &[Step],
-        all: bool,
-        best: usize,
-        exact: bool,
+        wanted: Wanted,
         config: &SearchConfig,
         shared: Option<(&Incumbent, usize)>,
         on_improve: &mut dyn FnMut(i64, &[OptionId]),
     ) -> Result<Optimum, Clash> {
         match &mut self.core {
-            Core::Linked(l) => l.solve_part(forced, steps, all, config, shared, on_improve),
-            Core::Priced(p) => {
-                p.solve_part(forced, steps, all, best, exact, config, shared, on_improve)
-            }
+            Core::Linked(l) => l.solve_part(forced, steps, wanted.all, config, shared, on_improve),
+            Core::Priced(p) => p.solve_part(forced, steps, wanted, config, shared, on_improve),
         }
     }
 
@@ -983,11 +1034,7 @@ impl Linked {
         let mut seen: HashSet<Vec<OptionId>> = HashSet::new();
         let mut g: i64 = forced.iter().map(|o| self.cost[o.index()]).sum();
         let node_limit = config.node_limit.unwrap_or(u64::MAX);
-        let sign = if self.objective == Objective::MaximizeCost {
-            -1
-        } else {
-            1
-        };
+        let sign = self.objective.sign();
         let mut end = End::Exhausted;
         // `enter` is true when a new node must be examined, false when the top frame must
         // try its next candidate.

@@ -490,10 +490,9 @@ impl<'s> Builder<'s> {
                 Rule::clauses => clauses = self.clauses(q),
                 // `x[v] if COND` is `x[v] where COND`, written as meant.
                 Rule::entry_if => {
-                    if let Some(e) = kids(q).next() {
-                        clauses.push(Clause::Where(self.expr(e)));
-                        guard = true;
-                    }
+                    let e = kids(q).next().expect("grammar: the condition of `if`");
+                    clauses.push(Clause::Where(self.expr(e)));
+                    guard = true;
                 }
                 _ => color = Some(self.expr(q)),
             }

@@ -22,7 +22,7 @@ use dlxc::clock::Instant;
 use dlxc::diag::Code;
 use dlxc::diag::{Diagnostics, RenderStyle, is_error, render_all};
 use dlxc::instance::{Compiled, Instance};
-use dlxc::lower::data::Splitter;
+use dlxc::lower::data::{BadRecord, Splitter};
 use dlxc::problem::OptionId;
 use dlxc::render::svg::{Lattice, Palette, Style, draw};
 use dlxc::render::{option_lines, write_grid};
@@ -307,6 +307,18 @@ fn error(diags: &Diagnostics, text: &str) -> Json {
     out
 }
 
+/// `out`, an error, as the answer of a model found to have no solution: the CLI's
+/// output for the mode beside the diagnostics.
+fn no_solution(mut out: Json, mode: &str) -> Json {
+    out["status"] = json!("none");
+    out["output"] = json!(if mode == "count" {
+        "0\n"
+    } else {
+        "No solution\n"
+    });
+    out
+}
+
 fn message(code: Code, msg: String) -> Diagnostics {
     Diagnostics::from(Box::new(dlxc::diag::report::Report::error(code, msg)) as dlxc::diag::Diag)
 }
@@ -336,16 +348,7 @@ fn answer(text: &str, params: &str, data: &str, mode: &str, limit: u32, lattice:
     };
     let inst = match lowerer.instance(record) {
         Ok(i) => i,
-        Err(f) if f.unsolvable => {
-            let mut out = error(&f.diagnostics, text);
-            out["status"] = json!("none");
-            out["output"] = json!(if mode == "count" {
-                "0\n"
-            } else {
-                "No solution\n"
-            });
-            return out;
-        }
+        Err(f) if f.unsolvable => return no_solution(error(&f.diagnostics, text), mode),
         Err(f) => return error(&f.diagnostics, text),
     };
     warnings.extend(lowerer.take_warnings());
@@ -392,16 +395,8 @@ fn answer(text: &str, params: &str, data: &str, mode: &str, limit: u32, lattice:
                 ),
             };
             let d = Diagnostics::from(Box::new(r) as dlxc::diag::Diag);
-            let mut out = error(&d, text);
-            if clash {
-                out["status"] = json!("none");
-                out["output"] = json!(if mode == "count" {
-                    "0\n"
-                } else {
-                    "No solution\n"
-                });
-            }
-            return out;
+            let out = error(&d, text);
+            return if clash { no_solution(out, mode) } else { out };
         }
     };
     if !warnings.is_empty() {
@@ -438,30 +433,23 @@ fn first_record(
     let first = first.or_else(|| splitter.finish());
     let record = match first {
         Some(Ok(r)) => r,
-        Some(Err(bad)) => {
-            return Err(message(
-                bad.code,
-                format!(
-                    "data record {} (line {}): {}",
-                    bad.index + 1,
-                    bad.line,
-                    bad.message
-                ),
-            ));
-        }
+        Some(Err(bad)) => return Err(bad_record(&bad)),
         None => return Err(message(Code::E0605, "the data holds no record".into())),
     };
-    record.parse(ty).map_err(|bad| {
-        message(
-            bad.code,
-            format!(
-                "data record {} (line {}): {}",
-                bad.index + 1,
-                bad.line,
-                bad.message
-            ),
-        )
-    })
+    record.parse(ty).map_err(|bad| bad_record(&bad))
+}
+
+/// A record that cannot be read, as one coded message.
+fn bad_record(bad: &BadRecord) -> Diagnostics {
+    message(
+        bad.code,
+        format!(
+            "data record {} (line {}): {}",
+            bad.index + 1,
+            bad.line,
+            bad.message
+        ),
+    )
 }
 
 /// A search without an objective, on the engine the runner would pick, with the
@@ -546,11 +534,7 @@ fn optimize(
     let goal = inst
         .objective
         .unwrap_or(dlxc::solve::Objective::MinimizeCost);
-    let (word, what, adjective) = match goal {
-        dlxc::solve::Objective::MinimizeCount => ("minimum", "count", "minimal"),
-        dlxc::solve::Objective::MinimizeCost => ("minimum", "cost", "minimal"),
-        dlxc::solve::Objective::MaximizeCost => ("maximum", "cost", "maximal"),
-    };
+    let (word, what, adjective) = goal.words();
     let cut = matches!(out.end, End::Cut(_));
     let mut output = String::new();
     let n = out.solutions.len();
@@ -609,11 +593,7 @@ fn count_text(outcome: &Outcome) -> String {
 }
 
 fn cut_notice(limit: Limit, st: &Stats) -> String {
-    let why = match limit {
-        Limit::Nodes => "node limit reached",
-        Limit::Time => "time limit reached",
-        Limit::Interrupted => "interrupted",
-    };
+    let why = limit.reason();
     format!(
         "search cut short ({why}) after {} nodes with {} solutions found: the answer is incomplete\n",
         st.nodes, st.solutions

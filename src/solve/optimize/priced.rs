@@ -77,7 +77,7 @@
 use crate::clock::Instant;
 
 use super::threads::Incumbent;
-use super::{Objective, Optimum, Refused, Step};
+use super::{Objective, Optimum, Refused, Step, Wanted};
 use crate::problem::{ItemId, ItemKind, OptionId, Problem};
 use crate::solve::{Clash, End, Limit, SearchConfig, Stats, Unsupported, check_clock};
 
@@ -688,32 +688,25 @@ impl Priced {
 
     /// The search on the part of the tree that `steps` lead to, keeping the `best`
     /// cheapest solutions (every optimal one with `all`).
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn solve_part(
         &mut self,
         forced: &[OptionId],
         steps: &[Step],
-        all: bool,
-        best: usize,
-        exact: bool,
+        wanted: Wanted,
         config: &SearchConfig,
         shared: Option<(&Incumbent, usize)>,
         on_improve: &mut dyn FnMut(i64, &[OptionId]),
     ) -> Result<Optimum, Clash> {
         let start = Instant::now();
-        let exact = exact || shared.is_some();
+        // The thresholds make the tree depend on the best so far, which on threads
+        // comes from other parts.
+        debug_assert!(wanted.exact || shared.is_none(), "a shared search is exact");
+        let wanted = Wanted {
+            best: wanted.best.max(1),
+            ..wanted
+        };
         self.at_part(forced, steps, |s, prefix, g| {
-            s.run(
-                prefix,
-                g,
-                all,
-                best.max(1),
-                exact,
-                config,
-                shared,
-                on_improve,
-                start,
-            )
+            s.run(prefix, g, wanted, config, shared, on_improve, start)
         })
     }
 
@@ -782,9 +775,7 @@ impl Priced {
         &mut self,
         prefix: &[OptionId],
         g0: i64,
-        all: bool,
-        best: usize,
-        exact: bool,
+        Wanted { all, best, exact }: Wanted,
         config: &SearchConfig,
         shared: Option<(&Incumbent, usize)>,
         on_improve: &mut dyn FnMut(i64, &[OptionId]),
@@ -799,11 +790,7 @@ impl Priced {
         };
         let mut stack: Vec<Level> = Vec::new();
         let node_limit = config.node_limit.unwrap_or(u64::MAX);
-        let sign = if self.objective == Objective::MaximizeCost {
-            -1
-        } else {
-            1
-        };
+        let sign = self.objective.sign();
         // Only one best is shared between threads (module `threads`).
         let shared = shared.filter(|_| best == 1);
         let mut end = End::Exhausted;
@@ -823,10 +810,10 @@ impl Priced {
             }
         };
         // On threads, the parts hide every option and count every option, so that the
-        // tree does not depend on what other parts found (module docs, "Branching").
-        // The least cost a solution must stay below to be kept (ties included with
-        // `all`), and the net cost from which an option cannot be in such a solution
-        // below a node of cost `g`.
+        // tree does not depend on what other parts found (module docs, "Thresholds and
+        // branching"). The least cost a solution must stay below to be kept (ties
+        // included with `all`), and the net cost from which an option cannot be in such
+        // a solution below a node of cost `g`.
         let limit = |kept: &Kept| -> i64 {
             match kept.cutoff() {
                 None => i64::MAX,
@@ -871,8 +858,11 @@ impl Priced {
                         kept.keep(g, sol);
                     }
                 } else {
-                    let usable = (!exact).then(|| limit(&kept).saturating_sub(g));
-                    let (item, len, bound) = self.choose(usable);
+                    // One threshold for what `choose` counts and what covering the
+                    // chosen item hides: options of net cost below it (every option in
+                    // an exact search).
+                    let t0 = threshold(&kept, g);
+                    let (item, len, bound) = self.choose((!exact).then_some(t0));
                     let x = self.nodes[item as usize].dlink;
                     let c = self.nodes[x as usize].cost;
                     if len > 0
@@ -885,7 +875,6 @@ impl Priced {
                         // of `x`; then a later, dearer option of `item` that is still
                         // worth trying could be left linked, and covering its items
                         // would unlink it from the list being walked.)
-                        let t0 = threshold(&kept, g);
                         let t = threshold(&kept, g + c);
                         self.cover(item, t0, &mut stats.updates);
                         self.commit(x, t, &mut stats.updates);

@@ -22,7 +22,7 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
 use std::sync::{Mutex, mpsc};
 
-use super::{Objective, Optimizer, Optimum, Step};
+use super::{Optimizer, Optimum, Step, Wanted};
 use crate::problem::OptionId;
 use crate::solve::{Clash, End, SearchConfig, Stats};
 
@@ -109,12 +109,14 @@ pub fn solve_on_threads(
     }
     let start = Instant::now();
     let parts = split(opt, forced, threads * PARTS_PER_THREAD)?;
-    let sign = if opt.objective() == Objective::MaximizeCost {
-        -1
-    } else {
-        1
-    };
+    let sign = opt.objective().sign();
     let shared = Incumbent::new();
+    // Each part's tree depends only on the problem (module `priced`), and one best
+    // value is shared.
+    let wanted = Wanted {
+        exact: true,
+        ..Wanted::optimum(all)
+    };
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<(i64, Vec<OptionId>)>();
     let mut results: Vec<(usize, Optimum)> = Vec::new();
@@ -136,16 +138,7 @@ pub fn solve_on_threads(
                             let _ = tx.send((v, sol.to_vec()));
                         };
                         let out = opt
-                            .solve_part(
-                                forced,
-                                part,
-                                all,
-                                1,
-                                true,
-                                &cfg,
-                                Some((shared, k)),
-                                &mut improve,
-                            )
+                            .solve_part(forced, part, wanted, &cfg, Some((shared, k)), &mut improve)
                             .expect("the forced options were checked before the split");
                         let cut = matches!(out.end, End::Cut(_));
                         done.push((k, out));

@@ -622,8 +622,14 @@ fn memo_choice(r: &Request, mode: Mode) -> Result<Memo, Box<Report>> {
             "leave --memo-order out (the ZDD is written with the declared order)",
         ));
     }
+    // A memo count splits into shards of its own (see `solve::memo`); its draws and
+    // its ZDD are of the whole problem.
+    let whole = sampling || r.zdd.is_some();
     let spread = first_given(&[
-        (r.shard.is_some(), "--shard"),
+        (
+            r.shard.is_some() && (whole || r.memo != Memo::On),
+            "--shard",
+        ),
         (r.checkpoint.is_some(), "--checkpoint"),
         (r.resume.is_some(), "--resume"),
         (r.progress, "--progress"),
@@ -633,6 +639,14 @@ fn memo_choice(r: &Request, mode: Mode) -> Result<Memo, Box<Report>> {
         forced.or((r.memo_order.is_some()).then_some("--memo-order")),
         spread,
     ) {
+        if flag == "--shard" && whole {
+            return Err(memo_refusal(
+                Code::E0951,
+                &format!("{asked} with --shard"),
+                &format!("{asked} is of the whole problem, and --shard counts a part of it"),
+                "leave --shard out (a memo count is sharded with --count --memo on --shard K/N)",
+            ));
+        }
         return Err(memo_refusal(
             Code::E0951,
             &format!("{asked} with {flag}"),
@@ -658,7 +672,14 @@ fn memo_choice(r: &Request, mode: Mode) -> Result<Memo, Box<Report>> {
         // Auto stands aside where a plain count was asked for in a way only it
         // serves: shards, checkpoints, progress, a count up to a limit, classes.
         // A node limit is a statement about the visiting search's tree, too.
-        Memo::Auto if spread.is_some() || r.up_to_symmetry || r.node_limit.is_some() => Memo::Off,
+        Memo::Auto
+            if spread.is_some()
+                || r.shard.is_some()
+                || r.up_to_symmetry
+                || r.node_limit.is_some() =>
+        {
+            Memo::Off
+        }
         m => m,
     })
 }

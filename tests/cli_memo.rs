@@ -183,13 +183,13 @@ fn goldens_of_the_memo_refusals() {
             ],
         ),
         (
-            "E0951-memo-with-a-shard",
+            "E0951-zdd-with-a-shard",
             &[
                 "run",
                 "examples/dominoes.dlx",
                 "--count",
-                "--memo",
-                "on",
+                "--zdd",
+                "/nonexistent/never-written",
                 "--shard",
                 "1/2",
             ],
@@ -234,6 +234,84 @@ fn goldens_of_the_memo_refusals() {
         })
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// Shards of a memo count (`--memo on --shard K/N`) merge to the count, past 2^128
+/// too, on one thread or several; a shard of a plain count does not merge with them.
+#[test]
+fn memo_shards_merge_to_the_count() {
+    let dir = std::env::temp_dir().join(format!("dlxc-memo-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (board, n, threads, want) in [
+        (["rows=12", "cols=12"], 3, "1", "53060477521960000"),
+        (["rows=10", "cols=10"], 8, "2", "258584046368"),
+        (
+            ["rows=2", "cols=200"],
+            2,
+            "2",
+            "453973694165307953197296969697410619233826",
+        ),
+    ] {
+        let mut files = Vec::new();
+        for k in 1..=n {
+            let shard = format!("{k}/{n}");
+            let r = dlxc(&[
+                "run",
+                "examples/dominoes.dlx",
+                "-p",
+                board[0],
+                "-p",
+                board[1],
+                "--count",
+                "--memo",
+                "on",
+                "--shard",
+                &shard,
+                "--json",
+                "--threads",
+                threads,
+            ]);
+            // A shard whose parts hold no solution exits 1, as a count of 0 does.
+            assert!(r.code <= 1, "{}", r.stderr);
+            let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
+            assert_eq!(
+                (v["engine"].as_str(), v["shard"].as_str()),
+                (Some("memo"), Some(&*shard))
+            );
+            let file = dir.join(format!("{}-{k}.json", board[0]));
+            std::fs::write(&file, &r.stdout).unwrap();
+            files.push(file.to_str().unwrap().to_string());
+        }
+        let mut args = vec!["merge"];
+        args.extend(files.iter().map(String::as_str));
+        let r = dlxc(&args);
+        assert_eq!((r.code, r.stdout.trim()), (0, want), "{}", r.stderr);
+        // A shard of the visiting count is split otherwise.
+        let plain = dlxc(&[
+            "run",
+            "examples/dominoes.dlx",
+            "-p",
+            board[0],
+            "-p",
+            board[1],
+            "--count",
+            "--memo",
+            "off",
+            "--shard",
+            &format!("1/{n}"),
+            "--json",
+            "--node-limit",
+            "100",
+        ]);
+        let file = dir.join("plain.json");
+        std::fs::write(&file, &plain.stdout).unwrap();
+        let mut args = vec!["merge", file.to_str().unwrap()];
+        args.extend(files[1..].iter().map(String::as_str));
+        let r = dlxc(&args);
+        assert_eq!(r.code, 2, "{}", r.stdout);
+        assert!(r.stderr.contains("E0914"), "{}", r.stderr);
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// `--threads N` counts by memo on N threads sharing one table, to the same count;

@@ -154,6 +154,43 @@ fn memo_counts_on_threads_equal_one_thread_counts() {
     }
 }
 
+/// The shards of a memo count add up to it, for every split 1..=8, on one thread and
+/// two, with a table that fills.
+#[test]
+fn memo_shards_add_up_to_the_count() {
+    let mut rng = Rng(0x5a4d_5eed);
+    let mut split = 0;
+    for round in 0..600 {
+        let p = if round % 50 == 0 {
+            dominoes(4, 4 + round / 50)
+        } else {
+            random(&mut rng, round % 2 == 1)
+        };
+        let order = [Order::Declared, Order::Band, Order::Mrv][round % 3];
+        let (want, _) = memo::count(&p, order, 1 << 16);
+        for n in 1..=8 {
+            let (threads, bytes) = [(1, 1 << 16), (2, 1 << 16), (2, 200)][n % 3];
+            let mut sum = memo::Count::Small(0);
+            for k in 1..=n {
+                let limits = Limits {
+                    max_bytes: bytes,
+                    ..Limits::default()
+                };
+                let mut c = Counter::on_threads(&p, order, limits, threads);
+                let part = c.count_shard(k, n).unwrap();
+                split += usize::from(k > 1 && !part.is_zero());
+                sum.add(&part);
+            }
+            assert_eq!(
+                sum, want,
+                "round {round}: shards of {n}, {threads} threads, {p:?}"
+            );
+        }
+    }
+    // Shards other than the first had solutions of their own, often.
+    assert!(split > 30, "only {split} later shards counted anything");
+}
+
 /// The dominoes on an r x c board, cells declared row by row.
 fn dominoes(rows: usize, cols: usize) -> Problem {
     let mut b = ProblemBuilder::new();

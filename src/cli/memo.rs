@@ -26,6 +26,9 @@ pub(crate) fn finish(o: &mut Out<'_>, m: &Memoed, s: &SearchArgs, record: Option
         for (k, v) in record_field(record) {
             obj.insert(k.into(), v);
         }
+        for (k, v) in &m.fields {
+            obj.insert((*k).into(), v.clone());
+        }
         obj.insert("solutions".into(), count_value(&digits));
         if let Some(k) = m.sampled {
             obj.insert("samples".into(), json!(k));

@@ -17,6 +17,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use num_bigint::BigUint;
 use serde_json::{Value, json};
 
 use super::{EXIT_BAD_INPUT, EXIT_CUT_SHORT, EXIT_NO_SOLUTION, EXIT_SOLVED, Out, report};
@@ -31,7 +32,7 @@ struct Piece {
     file: PathBuf,
     shard: Shard,
     problem: String,
-    solutions: u128,
+    solutions: BigUint,
     nodes: u64,
     updates: u64,
     seconds: f64,
@@ -86,10 +87,13 @@ pub fn merge(o: &mut Out<'_>, files: &[PathBuf], as_json: bool) -> u8 {
         // clap asks for at least one file.
         return EXIT_BAD_INPUT;
     };
-    let Some(solutions) = pieces
+    let solutions: BigUint = pieces.iter().map(|p| &p.solutions).sum();
+    // Only the memo counts past 2^128; a visiting count that large cannot be real.
+    let memo = first
+        .split
         .iter()
-        .try_fold(0u128, |sum, p| sum.checked_add(p.solutions))
-    else {
+        .any(|(k, v)| *k == "engine" && *v == Some(json!("memo")));
+    if !memo && u128::try_from(&solutions).is_err() {
         let r = Report::error(
             Code::E0915,
             "the shards' counts add up to more than 2^128 - 1: a summary is damaged or made up",
@@ -97,11 +101,11 @@ pub fn merge(o: &mut Out<'_>, files: &[PathBuf], as_json: bool) -> u8 {
         .help("run the shards again; a real count this large cannot be searched");
         report(o, &Diagnostics::from(Box::new(r) as Diag));
         return EXIT_BAD_INPUT;
-    };
+    }
     let complete = pieces.iter().all(|p| p.complete);
     if as_json {
         let summary = jsonl::Summary {
-            solutions,
+            solutions: 0,
             nodes: pieces.iter().fold(0u64, |s, p| s.saturating_add(p.nodes)),
             updates: pieces.iter().fold(0u64, |s, p| s.saturating_add(p.updates)),
             complete,
@@ -111,7 +115,11 @@ pub fn merge(o: &mut Out<'_>, files: &[PathBuf], as_json: bool) -> u8 {
             ("shards", json!(first.shard.n)),
             ("problem", json!(first.problem)),
         ];
-        o.line(&jsonl::summary(&summary, &extra));
+        o.line(&jsonl::summary_counting(
+            &solutions.to_string(),
+            &summary,
+            &extra,
+        ));
     } else {
         o.line(&format!("{solutions}{}", if complete { "" } else { "+" }));
     }
@@ -126,7 +134,7 @@ pub fn merge(o: &mut Out<'_>, files: &[PathBuf], as_json: bool) -> u8 {
             cut.join(", ")
         ));
         EXIT_CUT_SHORT
-    } else if solutions == 0 {
+    } else if solutions == BigUint::ZERO {
         EXIT_NO_SOLUTION
     } else {
         EXIT_SOLVED
@@ -172,8 +180,12 @@ fn piece(file: &Path, text: &str) -> Result<Piece, String> {
         .to_string();
     // Counts beyond 2^64 are written as strings.
     let solutions = match field("solutions")? {
-        Value::Number(n) => n.as_u64().map(u128::from),
-        Value::String(s) => s.parse().ok(),
+        Value::Number(n) => n.as_u64().map(BigUint::from),
+        // Past 2^53 - 1 the digits; only digits (BigUint's parse takes a sign and
+        // underscores).
+        Value::String(s) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => {
+            s.parse().ok()
+        }
         _ => None,
     }
     .ok_or("its `solutions` is not a whole number")?;
@@ -187,7 +199,16 @@ fn piece(file: &Path, text: &str) -> Result<Piece, String> {
     }
     let split = SPLIT_FIELDS
         .iter()
-        .map(|&name| (name, summary.get(name).cloned()))
+        .map(|&name| {
+            let value = match summary.get(name) {
+                // A memo count's summary holds its table's figures under `memo`,
+                // which differ from shard to shard: what defines the split is that
+                // memo ran (and `order`).
+                Some(Value::Object(_)) if name == "memo" => Some(json!("on")),
+                v => v.cloned(),
+            };
+            (name, value)
+        })
         .collect();
     Ok(Piece {
         file: file.to_path_buf(),

@@ -36,14 +36,18 @@ pub struct Summary {
 /// Solution counts past 2^53 - 1 (the largest integer a JSON reader that holds numbers
 /// as doubles keeps exactly) are written as strings of decimal digits.
 pub fn summary(s: &Summary, extra: &[(&str, Json)]) -> String {
+    summary_counting(&s.solutions.to_string(), s, extra)
+}
+
+/// [`summary`] with the count given by its digits, in place of `s.solutions`: a count
+/// of any size (shards of a memo count merged).
+pub fn summary_counting(digits: &str, s: &Summary, extra: &[(&str, Json)]) -> String {
     let mut m = Map::new();
     m.insert("type".into(), json!("summary"));
     for (k, v) in extra {
         m.insert((*k).to_string(), v.clone());
     }
-    let solutions = count_value(&s.solutions.to_string());
-
-    m.insert("solutions".into(), solutions);
+    m.insert("solutions".into(), count_value(digits));
     m.insert("nodes".into(), json!(s.nodes));
     m.insert("updates".into(), json!(s.updates));
     m.insert("complete".into(), json!(s.complete));

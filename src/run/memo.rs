@@ -21,6 +21,8 @@
 
 use std::time::Instant;
 
+use serde_json::json;
+
 use super::{Answer, Failure, Sink};
 use crate::instance::Instance;
 use crate::problem::{OptionId, Problem};
@@ -88,6 +90,9 @@ pub struct Memoed {
     pub sampled: Option<u64>,
     /// Whether `--memo auto` probed first.
     pub probed: bool,
+    /// The fields a shard's JSON summary adds (the shard, the problem's fingerprint
+    /// and what defines the split, which `dlxc merge` checks).
+    pub fields: Vec<super::Field>,
 }
 
 /// Runs the task by memo, or `None` when it does not: the task is no count or
@@ -134,6 +139,15 @@ pub(super) fn run(
     let node_limit = config.node_limit;
     let want_zdd = task.zdd.is_some();
     let threads = task.memo_threads();
+    let shard = task.shard;
+    let mut fields = Vec::new();
+    if let Some(x) = shard {
+        // The cut into parts depends on the problem, the item order and N alone.
+        fields.push(("shard", json!(x.to_string())));
+        fields.push(("problem", json!(problem.fingerprint(forced))));
+        fields.push(("engine", json!("memo")));
+        fields.push(("order", json!(order.name())));
+    }
     // The search recurses once an option chosen: it runs on a thread of its own with
     // a deep stack; solutions drawn come back to be shown here.
     let outcome = std::thread::scope(|scope| {
@@ -152,7 +166,10 @@ pub(super) fn run(
                     }
                     counter.set_limits(node_limit);
                 }
-                let counted = counter.count();
+                let counted = match shard {
+                    Some(x) => counter.count_shard(x.k, x.n),
+                    None => counter.count(),
+                };
                 let diagram = (want_zdd && counted.is_ok()).then(|| zdd::build(&mut counter));
                 let mut drawn = Vec::new();
                 if let (Some(k), Ok(total)) = (sampling, &counted)
@@ -212,6 +229,7 @@ pub(super) fn run(
         stats,
         sampled: sampling.map(|_| shown),
         probed: probe,
+        fields,
     })))
 }
 

@@ -904,6 +904,15 @@ impl Counter {
         self.count_on(1)
     }
 
+    /// The count of shard `k` of `n` (from 1): the shards' counts add up to the count
+    /// (see [`parts`]). On the counter's threads.
+    pub fn count_shard(&mut self, k: usize, n: usize) -> Result<Count, (Stop, Count)> {
+        assert!((1..=n).contains(&k), "shard {k} of {n}");
+        self.ran_on = self.threads;
+        let c = self.count_shard_by_parts(k, n).normal();
+        self.ended(c)
+    }
+
     fn count_on(&mut self, threads: usize) -> Result<Count, (Stop, Count)> {
         self.cur.copy_from_slice(&self.layout.init);
         self.ran_on = threads;
@@ -913,6 +922,11 @@ impl Counter {
             self.count_here(0)
         }
         .normal();
+        self.ended(c)
+    }
+
+    /// The count `c`, complete or cut.
+    fn ended(&self, c: Count) -> Result<Count, (Stop, Count)> {
         match self.stop {
             None => Ok(c),
             Some(s) => Err((s, c)),

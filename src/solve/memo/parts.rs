@@ -79,6 +79,26 @@ impl Counter {
     /// Counts the state at the root on `self.threads` threads (the table shared).
     pub(super) fn count_by_parts(&mut self) -> Count {
         let (parts, mut total) = self.split(self.threads.saturating_mul(self.parts));
+        total.add(&self.count_parts_on_threads(&parts));
+        total
+    }
+
+    /// The count of shard `k` of `n` (from 1) of the state at the root: the tree cut
+    /// into at least [`PARTS_PER_THREAD`] parts a shard, the same cut in every shard
+    /// (it depends on the problem, the item order and `n` alone), and shard `k` takes
+    /// the parts `k - 1`, `k - 1 + n`, ...; the solutions met above the parts are
+    /// shard 1's. On `self.threads` threads.
+    pub(super) fn count_shard_by_parts(&mut self, k: usize, n: usize) -> Count {
+        let (parts, solved) = self.split(n.saturating_mul(PARTS_PER_THREAD));
+        let mine: Vec<Part> = parts.into_iter().skip(k - 1).step_by(n).collect();
+        let mut total = if k == 1 { solved } else { Count::Small(0) };
+        total.add(&self.count_parts_on_threads(&mine));
+        total
+    }
+
+    /// The sum of the counts of `parts` times their paths, on `self.threads` threads.
+    fn count_parts_on_threads(&mut self, parts: &[Part]) -> Count {
+        let mut total = Count::Small(0);
         let team = Arc::new(Team {
             nodes: AtomicU64::new(self.nodes),
             halt: AtomicBool::new(false),
@@ -90,7 +110,7 @@ impl Counter {
         let helpers: Vec<Counter> = (1..self.threads.min(parts.len()))
             .map(|_| self.helper())
             .collect();
-        let (parts, next) = (&parts, &next);
+        let next = &next;
         let done: Vec<(Count, u64, u64)> = std::thread::scope(|scope| {
             // A thread that cannot be had (an address-space limit) leaves its parts
             // to the others: this one always counts.

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use dlxc::solve::parallel;
 use dlxc::solve::share::Part;
 use dlxc::task::{Memo, Request};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
@@ -244,12 +244,28 @@ impl Model {
     }
 
     /// The lowered problem in Knuth's DLX format, as `dlxc compile --emit knuth`
-    /// writes it (forced options in a comment at the top).
+    /// writes it (forced options in a comment at the top), objective included: costs
+    /// for `minimize cost`, a cost of 1 on every option for `minimize count`, no costs
+    /// without an objective; `maximize cost`, which the format cannot carry (DLX5
+    /// minimizes), raises `ModelError` (E0917). What the command line prints as notes
+    /// (how the objective was written, names shortened) is a `UserWarning`.
     fn to_knuth(&self, py: Python<'_>) -> PyResult<String> {
         let core = self.core(py)?;
-        dlxc::session::reports::knuth_text(&core.src, &core.matrix.problem, &core.forced)
-            .map(|k| k.text)
-            .map_err(|r| Failure::one(*r).into_err(py))
+        let k = dlxc::session::reports::knuth_text_for(
+            &core.src,
+            &core.matrix.problem,
+            &core.forced,
+            core.objective,
+        )
+        .map_err(|r| Failure::one(*r).into_err(py))?;
+        let warning = py.get_type::<PyUserWarning>();
+        for note in k.report.notes().into_iter().chain(k.objective_note) {
+            // A note is the library's own text: it has no NUL byte to refuse.
+            let text =
+                std::ffi::CString::new(note).map_err(|e| PyValueError::new_err(e.to_string()))?;
+            PyErr::warn(py, &warning, &text, 1)?;
+        }
+        Ok(k.text)
     }
 
     /// A lazy iterator over the solutions (at most `limit`): the search runs on a

@@ -5,7 +5,10 @@ form, brute force)."""
 
 from __future__ import annotations
 
+import _thread
 import json
+import threading
+import time
 import warnings
 from collections import Counter
 from typing import Dict, List, Sequence, Tuple
@@ -148,6 +151,18 @@ def test_a_memo_count_cut_short_raises_limit_reached_with_an_int() -> None:
         dominoes(30, 30).count(memo=True, time_limit=0.001)
     assert info.value.limit == "time" and type(info.value.count) is int
     assert 0 <= info.value.count < tilings(8, 8, DOMINOES) ** 10
+
+
+def test_ctrl_c_interrupts_a_memo_count() -> None:
+    # Dominoes 16x16 in the MRV order: seconds of memo counting, stopped at 0.5 s.
+    model = dominoes(16, 16)
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        model.count(memo=True, memo_order="mrv")
+    assert time.monotonic() - started < 10
+    timer.join()
 
 
 def test_samples_are_the_command_lines_and_the_same_for_the_same_seed() -> None:

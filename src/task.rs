@@ -669,6 +669,10 @@ fn memo_choice(r: &Request, mode: Mode) -> Result<Memo, Box<Report>> {
         ));
     }
     Ok(match r.memo {
+        // Draws are weighted by the memo counts, so a sample always runs by memo: with
+        // Auto turned off (by a node limit, or by --engine, which Auto leaves to a
+        // plain search) the run listed every solution in search order as its "sample".
+        Memo::Auto if sampling => Memo::On,
         // Auto stands aside where a plain count was asked for in a way only it
         // serves: shards, checkpoints, progress, a count up to a limit, classes.
         // A node limit is a statement about the visiting search's tree, too.
@@ -738,6 +742,25 @@ mod tests {
             ..r
         };
         assert_eq!(code(&limited).as_deref(), Some("dlx::E0922"));
+    }
+
+    #[test]
+    fn a_sample_is_always_drawn_by_memo() {
+        for r in [
+            Request {
+                sample: Some(2),
+                node_limit: Some(1000),
+                ..Request::default()
+            },
+            Request {
+                sample: Some(2),
+                engine: EngineChoice::Links,
+                ..Request::default()
+            },
+        ] {
+            let t = Task::new(&r).unwrap();
+            assert_eq!((t.mode, t.memo), (Mode::Sample(2), Memo::On), "{r:?}");
+        }
     }
 
     #[test]

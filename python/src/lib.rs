@@ -15,6 +15,7 @@ mod model;
 mod params;
 mod queue;
 mod records;
+mod runner;
 mod search;
 mod shard;
 

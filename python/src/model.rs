@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use dlxc::solve::parallel;
 use dlxc::solve::share::Part;
-use pyo3::exceptions::PyValueError;
+use dlxc::task::{Memo, Request};
+use pyo3::exceptions::{PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
@@ -15,7 +16,10 @@ use crate::errors::{Diag, Failure};
 use crate::estimate::Estimate;
 use crate::handle::{Model, default_threads, restore_args};
 use crate::records::Records;
-use crate::search::{Limits, Optimum, Solutions, count_classes, optimize};
+use crate::runner::{limited, memo_arg, order_arg};
+use crate::search::{
+    Limits, Optimum, Solution, Solutions, count_classes, objective_name, optimize,
+};
 use crate::shard::{Shard, one_part_each, parts_from_ids, split, with_solver};
 
 impl Model {
@@ -228,13 +232,8 @@ impl Model {
     /// The objective (`"minimize count"`, ...), or `None`.
     #[getter]
     fn objective(&self, py: Python<'_>) -> PyResult<Option<&'static str>> {
-        use dlxc::solve::Objective;
         let core = self.core(py)?;
-        Ok(core.objective.map(|o| match o {
-            Objective::MinimizeCount => "minimize count",
-            Objective::MinimizeCost => "minimize cost",
-            Objective::MaximizeCost => "maximize cost",
-        }))
+        Ok(core.objective.map(objective_name))
     }
 
     /// The warnings of compiling it (unused bindings, dropped options).
@@ -245,12 +244,28 @@ impl Model {
     }
 
     /// The lowered problem in Knuth's DLX format, as `dlxc compile --emit knuth`
-    /// writes it (forced options in a comment at the top).
+    /// writes it (forced options in a comment at the top), objective included: costs
+    /// for `minimize cost`, a cost of 1 on every option for `minimize count`, no costs
+    /// without an objective; `maximize cost`, which the format cannot carry (DLX5
+    /// minimizes), raises `ModelError` (E0917). What the command line prints as notes
+    /// (how the objective was written, names shortened) is a `UserWarning`.
     fn to_knuth(&self, py: Python<'_>) -> PyResult<String> {
         let core = self.core(py)?;
-        dlxc::session::reports::knuth_text(&core.src, &core.matrix.problem, &core.forced)
-            .map(|k| k.text)
-            .map_err(|r| Failure::one(*r).into_err(py))
+        let k = dlxc::session::reports::knuth_text_for(
+            &core.src,
+            &core.matrix.problem,
+            &core.forced,
+            core.objective,
+        )
+        .map_err(|r| Failure::one(*r).into_err(py))?;
+        let warning = py.get_type::<PyUserWarning>();
+        for note in k.report.notes().into_iter().chain(k.objective_note) {
+            // A note is the library's own text: it has no NUL byte to refuse.
+            let text =
+                std::ffi::CString::new(note).map_err(|e| PyValueError::new_err(e.to_string()))?;
+            PyErr::warn(py, &warning, &text, 1)?;
+        }
+        Ok(k.text)
     }
 
     /// A lazy iterator over the solutions (at most `limit`): the search runs on a
@@ -266,39 +281,124 @@ impl Model {
         self.whole(py)?.solutions(py, limit, time_limit, node_limit)
     }
 
-    /// The exact number of solutions, counted on `threads` threads (default: every
-    /// core); with `up_to_symmetry`, one per class of solutions that the model's
-    /// `symmetry` declarations turn into one another. A `time_limit` (seconds) or
-    /// `node_limit` that cuts the count short raises `LimitReached`; Ctrl-C raises
-    /// `KeyboardInterrupt`.
-    #[pyo3(signature = (threads = None, *, time_limit = None, node_limit = None, up_to_symmetry = false))]
-    fn count(
+    /// The exact number of solutions, as a Python `int` however large (past 2^64 and
+    /// 2^128 too), counted as `dlxc run --count` counts: `memo="auto"` (the default)
+    /// remembers the count of each subproblem when a short probe finds that they come
+    /// back (tilings, matchings), else visits every solution on `threads` threads
+    /// (default: every core); `memo=True` (`"on"`) always counts by memo, on one
+    /// thread; `memo=False` (`"off"`) never. `memo_order` fixes the memo's item order
+    /// (`"declared"`, `"band"`, `"mrv"`), as `--memo-order` does. With
+    /// `up_to_symmetry`, one per class of solutions that the model's `symmetry`
+    /// declarations turn into one another (never by memo). A model with an objective
+    /// counts every solution, optimal or not, by visiting them. A `time_limit`
+    /// (seconds) or `node_limit` that cuts the count short raises `LimitReached`
+    /// (a node limit turns `memo="auto"` off, as `--node-limit` does); Ctrl-C raises
+    /// `KeyboardInterrupt`. Combinations the command line refuses raise `ModelError`
+    /// with its code (E0950-E0952).
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (threads = None, *, time_limit = None, node_limit = None, up_to_symmetry = false, memo = None, memo_order = None))]
+    fn count<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         threads: Option<usize>,
         time_limit: Option<f64>,
         node_limit: Option<u64>,
         up_to_symmetry: bool,
-    ) -> PyResult<u128> {
-        let threads = threads.unwrap_or_else(default_threads);
+        memo: Option<&Bound<'py, PyAny>>,
+        memo_order: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let core = self.core(py)?;
+        let limits = Limits::new(time_limit, node_limit);
+        let request = limited(
+            &limits,
+            Request {
+                count: true,
+                threads: threads.unwrap_or_else(default_threads),
+                threads_asked: threads.is_some(),
+                up_to_symmetry,
+                memo: memo_arg(memo)?,
+                memo_order: order_arg(memo_order)?,
+                ..Request::default()
+            },
+        )?;
+        let task = crate::runner::task(py, core, &request)?;
+        let threads = task.threads;
         if up_to_symmetry {
-            let limits = Limits::new(time_limit, node_limit);
-            return count_classes(py, self.core(py)?, threads, &limits);
+            return Ok(count_classes(py, core, threads, &limits)?
+                .into_pyobject(py)?
+                .into_any());
         }
-        self.whole(py)?
-            .count(py, Some(threads), time_limit, node_limit)
+        if task.memo == Memo::Off || core.objective.is_some() {
+            // The count of every solution, by the parts of the whole tree (the runner
+            // would count a model with an objective's optimal solutions).
+            let whole = self.whole(py)?;
+            return Ok(whole
+                .count(py, Some(threads), time_limit, node_limit)?
+                .into_pyobject(py)?
+                .into_any());
+        }
+        crate::runner::count(py, core, task)
     }
 
-    /// The optimum of the model's objective and a solution that reaches it.
-    #[pyo3(signature = (*, time_limit = None, node_limit = None))]
+    /// `k` solutions, each drawn uniformly at random from all the solutions (their
+    /// exact memo counts weigh the draws), as `dlxc run --sample K --seed S` draws
+    /// them: the same `seed` gives the same solutions, here and on the command line
+    /// (default: the command line's). An empty list when there is no solution. A
+    /// model with an objective raises `ModelError` (E0952), `k=0` too (E0953); a
+    /// `time_limit` or `node_limit` that cuts the count short draws nothing and
+    /// raises `LimitReached`.
+    #[pyo3(signature = (k, seed = None, *, time_limit = None, node_limit = None))]
+    fn sample(
+        &self,
+        py: Python<'_>,
+        k: u64,
+        seed: Option<u64>,
+        time_limit: Option<f64>,
+        node_limit: Option<u64>,
+    ) -> PyResult<Vec<Solution>> {
+        let core = self.core(py)?;
+        let request = limited(
+            &Limits::new(time_limit, node_limit),
+            Request {
+                sample: Some(k),
+                seed,
+                // The draws need the memo counts; `auto` would stand aside for a node
+                // limit, and a plain search has no counts to weigh draws by.
+                memo: Memo::On,
+                ..Request::default()
+            },
+        )?;
+        let task = crate::runner::task(py, core, &request)?;
+        crate::runner::sample(py, core, task)
+    }
+
+    /// The optimum of the model's objective and a solution that reaches it. With
+    /// `best=k`, the k best solutions (`solutions`, with their `values`), in order of
+    /// value, as `dlxc run --best K` (and Knuth's DLX5 with `kK`) lists them; `best`
+    /// raises `ModelError` (E0922) for a model without an objective or `best=0`.
+    #[pyo3(signature = (*, time_limit = None, node_limit = None, best = None))]
     fn optimize(
         &self,
         py: Python<'_>,
         time_limit: Option<f64>,
         node_limit: Option<u64>,
+        best: Option<u64>,
     ) -> PyResult<Optimum> {
         let core = self.core(py)?;
-        optimize(py, core, &Limits::new(time_limit, node_limit))
+        let limits = Limits::new(time_limit, node_limit);
+        if let Some(k) = best {
+            let request = limited(
+                &limits,
+                Request {
+                    best: Some(k),
+                    threads: 1,
+                    ..Request::default()
+                },
+            )?;
+            let task = crate::runner::task(py, core, &request)?;
+            return crate::runner::best(py, core, task);
+        }
+        optimize(py, core, &limits)
     }
 
     /// The search tree cut into at least `n` disjoint parts when it allows (fewer

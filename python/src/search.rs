@@ -12,12 +12,16 @@ use dlxc::render::paint;
 use dlxc::render::svg::{Lattice, Palette, Style, draw_with};
 use dlxc::run::count_parts;
 use dlxc::session::reports::{clash_report, refusal_report};
+use dlxc::solve::memo::Count;
 use dlxc::solve::share::Part;
-use dlxc::solve::{Clash, End, EngineChoice, Flow, Limit, Optimizer, SearchConfig, Solver};
+use dlxc::solve::{
+    Clash, End, EngineChoice, Flow, Limit, Objective, Optimizer, SearchConfig, Solver,
+};
 use dlxc::symmetry::classes;
 use dlxc::symmetry::orbits::Plan;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyInt;
 
 use crate::core::Core;
 use crate::errors::{Failure, LimitReached};
@@ -95,19 +99,22 @@ impl Limits {
         Limits { time, nodes }
     }
 
+    /// The time limit as a duration; a limit that is no positive number of seconds
+    /// raises `ValueError`.
+    pub fn duration(&self) -> PyResult<Option<Duration>> {
+        match self.time {
+            None => Ok(None),
+            Some(t) if t > 0.0 && t.is_finite() => Ok(Some(Duration::from_secs_f64(t.min(1e9)))),
+            Some(t) => Err(PyValueError::new_err(format!(
+                "time_limit must be a positive number of seconds, not {t}"
+            ))),
+        }
+    }
+
     fn config(&self, stop: &Arc<AtomicBool>) -> PyResult<SearchConfig> {
-        let time_limit = match self.time {
-            None => None,
-            Some(t) if t > 0.0 && t.is_finite() => Some(Duration::from_secs_f64(t.min(1e9))),
-            Some(t) => {
-                return Err(PyValueError::new_err(format!(
-                    "time_limit must be a positive number of seconds, not {t}"
-                )));
-            }
-        };
         Ok(SearchConfig {
             node_limit: self.nodes,
-            time_limit,
+            time_limit: self.duration()?,
             interrupt: Some(Arc::clone(stop)),
             ..SearchConfig::default()
         })
@@ -148,11 +155,28 @@ pub fn count(
 
 /// The answer of a count that ended with `end`: the count, or why it is not whole
 /// (`LimitReached` with what it had counted, or `KeyboardInterrupt`).
-fn counted(end: End, solutions: u128, nodes: u64) -> PyResult<u128> {
+pub fn counted(end: End, solutions: u128, nodes: u64) -> PyResult<u128> {
     match end {
         End::Exhausted | End::Stopped => Ok(solutions),
         End::Cut(Limit::Interrupted) => Err(PyKeyboardInterrupt::new_err(())),
-        End::Cut(limit) => Err(cut(limit, solutions, nodes)),
+        End::Cut(limit) => Err(cut(limit, &wide(solutions), nodes)),
+    }
+}
+
+/// A count of the engines (`u128`) as the memo's exact count.
+pub fn wide(n: u128) -> Count {
+    match u64::try_from(n) {
+        Ok(small) => Count::Small(small),
+        Err(_) => Count::Big(n.into()),
+    }
+}
+
+/// An exact count as a Python `int`, however large: through its digits past 128 bits
+/// (Python's `int` parses them exactly).
+pub fn py_int<'py>(py: Python<'py>, n: &Count) -> PyResult<Bound<'py, PyAny>> {
+    match n.to_u128() {
+        Some(small) => Ok(small.into_pyobject(py)?.into_any()),
+        None => py.get_type::<PyInt>().call1((n.to_string(),)),
     }
 }
 
@@ -213,8 +237,8 @@ pub fn count_for(
     }
 }
 
-/// The exception of a search cut short by a limit.
-fn cut(limit: Limit, count: u128, nodes: u64) -> PyErr {
+/// The exception of a search cut short by a limit, with the exact count found before it.
+pub fn cut(limit: Limit, count: &Count, nodes: u64) -> PyErr {
     let which = match limit {
         Limit::Time => "time",
         Limit::Nodes => "nodes",
@@ -226,7 +250,7 @@ fn cut(limit: Limit, count: u128, nodes: u64) -> PyErr {
     Python::attach(|py| {
         let v = err.value(py);
         let set = || -> PyResult<()> {
-            v.setattr("count", count)?;
+            v.setattr("count", py_int(py, count)?)?;
             v.setattr("nodes", nodes)?;
             v.setattr("limit", which)?;
             Ok(())
@@ -540,7 +564,7 @@ impl Solutions {
                 }
                 match total.end {
                     End::Cut(Limit::Interrupted) => Err(PyKeyboardInterrupt::new_err(())),
-                    End::Cut(limit) => Err(cut(limit, total.solutions, total.nodes)),
+                    End::Cut(limit) => Err(cut(limit, &wide(total.solutions), total.nodes)),
                     _ => Ok(None),
                 }
             }
@@ -592,6 +616,12 @@ pub struct Optimum {
     pub optimal: bool,
     /// A solution of that value.
     pub solution: Option<Solution>,
+    /// The solutions found, best first: `[solution]`, or with `optimize(best=k)` the
+    /// k best, in order of value (ties in the order the search reached them, as
+    /// `dlxc run --best K` lists them).
+    pub solutions: Vec<Solution>,
+    /// The value of each of `solutions`, in the same order.
+    pub values: Vec<i64>,
     /// `"minimize count"`, `"minimize cost"` or `"maximize cost"`.
     pub objective: String,
 }
@@ -625,18 +655,38 @@ pub fn optimize(py: Python<'_>, core: &Arc<Core>, limits: &Limits) -> PyResult<O
         opt.solve(&forced, false, &config, &mut |_, _| {})
     })?;
     let best = got.map_err(|c| clash(py, core, &c))?;
+    optimum(core, objective, &best)
+}
+
+/// The Python answer of an optimizing search of `core`.
+pub fn optimum(
+    core: &Arc<Core>,
+    objective: Objective,
+    best: &dlxc::solve::Optimum,
+) -> PyResult<Optimum> {
     if best.end == End::Cut(Limit::Interrupted) {
         return Err(PyKeyboardInterrupt::new_err(()));
     }
+    let solutions: Vec<Solution> = best
+        .solutions
+        .iter()
+        .map(|s| Solution::new(core, s))
+        .collect();
     Ok(Optimum {
         value: best.value,
         optimal: best.optimal,
-        solution: best.solutions.first().map(|s| Solution::new(core, s)),
-        objective: match objective {
-            dlxc::solve::Objective::MinimizeCount => "minimize count",
-            dlxc::solve::Objective::MinimizeCost => "minimize cost",
-            dlxc::solve::Objective::MaximizeCost => "maximize cost",
-        }
-        .to_string(),
+        solution: solutions.first().cloned(),
+        values: best.values.clone(),
+        solutions,
+        objective: objective_name(objective).to_string(),
     })
+}
+
+/// An objective as the model writes it.
+pub fn objective_name(o: Objective) -> &'static str {
+    match o {
+        Objective::MinimizeCount => "minimize count",
+        Objective::MinimizeCost => "minimize cost",
+        Objective::MaximizeCost => "maximize cost",
+    }
 }

@@ -10,6 +10,7 @@ import pickle
 import re
 import threading
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -156,10 +157,17 @@ def test_bad_params_are_diagnosed_as_on_the_command_line() -> None:
 
 def test_knuth_text_is_the_command_lines() -> None:
     for name, params in [("queens.dlx", {"n": "5"}), ("sudoku.dlx", {})]:
-        _, out, _ = cli("compile", f"examples/{name}", "--emit", "knuth", *params_args(params))
+        _, out, err = cli("compile", f"examples/{name}", "--emit", "knuth",
+                          *params_args(params))
         model = load(name, params)
-        assert model.to_knuth() == out
-        assert model.to_knuth().count("\n") > len(model.options) // 2
+        # The command line's notes (names shortened) are warnings here.
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            text = model.to_knuth()
+        assert text == out
+        assert [f"note: {w.message}" for w in caught] == [
+            line for line in err.splitlines() if line.startswith("note: ")]
+        assert text.count("\n") > len(model.options) // 2
     queens = load("queens.dlx", {"n": "5"})
     assert len(queens.items) == 5 + 5 + 9 + 9 and len(queens.options) == 25
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import Iterator, Mapping, Optional, Sequence, Tuple, Union
+from typing import Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ._dlxc import (
     Diag as Diagnostic,
@@ -83,13 +83,21 @@ class Record:
         m = self._model()
         return iter(()) if m is None else m.solutions(limit, **limits)
 
-    def count(self, threads: Optional[int] = None, **limits) -> int:
-        """The record's number of solutions (see :meth:`Model.count`)."""
+    def count(self, threads: Optional[int] = None, **options) -> int:
+        """The record's number of solutions (see :meth:`Model.count`: ``memo``,
+        ``memo_order``, limits)."""
         m = self._model()
-        return 0 if m is None else m.count(threads, **limits)
+        return 0 if m is None else m.count(threads, **options)
+
+    def sample(self, k: int, seed: Optional[int] = None, **limits) -> List[Solution]:
+        """``k`` solutions of the record drawn uniformly at random (see
+        :meth:`Model.sample`); none for an unsolvable record."""
+        m = self._model()
+        return [] if m is None else m.sample(k, seed, **limits)
 
     def optimize(self, **limits) -> Optimum:
-        """The optimum of the record (see :meth:`Model.optimize`)."""
+        """The optimum of the record, or with ``best=k`` its k best solutions (see
+        :meth:`Model.optimize`)."""
         m = self._model()
         if m is None:
             raise self.error  # type: ignore[misc]

@@ -58,6 +58,10 @@ class Optimum:
     value: Optional[int]
     optimal: bool
     solution: Optional[Solution]
+    #: Best first: ``[solution]``, or the k best of ``optimize(best=k)``.
+    solutions: List[Solution]
+    #: The value of each of ``solutions``.
+    values: List[int]
     objective: str
 
 class Estimate:
@@ -115,12 +119,26 @@ class Model:
     def solutions(self, limit: Optional[int] = None, *, time_limit: Optional[float] = None,
                   node_limit: Optional[int] = None) -> Solutions: ...
     def count(self, threads: Optional[int] = None, *, time_limit: Optional[float] = None,
-              node_limit: Optional[int] = None, up_to_symmetry: bool = False) -> int:
-        """The exact number of solutions; with ``up_to_symmetry``, one per class of
-        solutions the model's ``symmetry`` declarations turn into one another."""
+              node_limit: Optional[int] = None, up_to_symmetry: bool = False,
+              memo: Union[bool, str, None] = "auto",
+              memo_order: Optional[str] = None) -> int:
+        """The exact number of solutions, however large; by memo (``memo="auto"``:
+        when a probe finds that subproblems repeat; ``True``/``"on"``: always;
+        ``False``/``"off"``: never), as ``dlxc run --count``; with ``up_to_symmetry``,
+        one per class of solutions the model's ``symmetry`` declarations turn into one
+        another."""
+        ...
+    def sample(self, k: int, seed: Optional[int] = None, *,
+               time_limit: Optional[float] = None,
+               node_limit: Optional[int] = None) -> List[Solution]:
+        """``k`` solutions drawn uniformly at random (``dlxc run --sample K --seed S``)."""
         ...
     def optimize(self, *, time_limit: Optional[float] = None,
-                 node_limit: Optional[int] = None) -> Optimum: ...
+                 node_limit: Optional[int] = None,
+                 best: Optional[int] = None) -> Optimum:
+        """The optimum, or with ``best=k`` the k best solutions in order of value
+        (``dlxc run --best K``)."""
+        ...
     def parts(self, n: int) -> List[Shard]: ...
     def shard(self, k: int, n: int) -> Shard: ...
     def shards(self, n: int) -> List[Shard]: ...

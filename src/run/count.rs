@@ -10,8 +10,6 @@ use crate::clock::Instant;
 use std::path::Path;
 use std::time::Duration;
 
-use serde_json::json;
-
 use super::{Failure, Field, Saved, Sink};
 use crate::diag::Code;
 use crate::diag::report::Report;
@@ -39,15 +37,12 @@ pub(super) fn count(
     } else {
         String::new()
     };
-    let mut fields = Vec::new();
-    if let Some(shard) = task.shard {
-        fields.push(("shard", json!(shard.to_string())));
-        fields.push(("problem", json!(fingerprint)));
-        // The split follows the engine's choice of item at each node (bitsets and
-        // dancing cells break ties differently; the links engines do not split): shards
-        // of one engine do not add up with another's, and `dlxc merge` checks this.
-        fields.push(("engine", json!(solver.engine_name())));
-    }
+    // The split follows the engine's choice of item at each node (bitsets and dancing
+    // cells break ties differently; the links engines do not split): shards of one
+    // engine do not add up with another's, and `dlxc merge` checks this.
+    let fields = task.shard.map_or_else(Vec::new, |shard| {
+        super::shard_fields(shard, fingerprint.clone(), solver.engine_name())
+    });
     let pooled = parallel::pooled(solver, config);
     if keeps_state && !pooled {
         let r = Report::error(

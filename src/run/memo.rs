@@ -140,14 +140,12 @@ pub(super) fn run(
     let want_zdd = task.zdd.is_some();
     let threads = task.memo_threads();
     let shard = task.shard;
-    let mut fields = Vec::new();
-    if let Some(x) = shard {
-        // The cut into parts depends on the problem, the item order and N alone.
-        fields.push(("shard", json!(x.to_string())));
-        fields.push(("problem", json!(problem.fingerprint(forced))));
-        fields.push(("engine", json!("memo")));
-        fields.push(("order", json!(order.name())));
-    }
+    // The cut into parts depends on the problem, the item order and N alone.
+    let fields = shard.map_or_else(Vec::new, |x| {
+        let mut f = super::shard_fields(x, problem.fingerprint(forced), "memo");
+        f.push(("order", json!(order.name())));
+        f
+    });
     // The search recurses once an option chosen: it runs on a thread of its own with
     // a deep stack; solutions drawn come back to be shown here.
     let outcome = std::thread::scope(|scope| {

@@ -45,6 +45,21 @@ use crate::task::Task;
 /// A JSON field a summary adds (the shard, the problem's fingerprint, the symmetry).
 pub type Field = (&'static str, serde_json::Value);
 
+/// The fields a shard's JSON summary adds: the shard, the problem's `fingerprint` and
+/// the `engine` whose choices define the split, which `dlxc merge` checks.
+pub(crate) fn shard_fields(
+    shard: crate::task::Shard,
+    fingerprint: String,
+    engine: &str,
+) -> Vec<Field> {
+    use serde_json::json;
+    vec![
+        ("shard", json!(shard.to_string())),
+        ("problem", json!(fingerprint)),
+        ("engine", json!(engine)),
+    ]
+}
+
 /// Where a run reports what it finds. Every method has a default that ignores the
 /// report, so a sink implements only what it shows.
 pub trait Sink {

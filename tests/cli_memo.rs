@@ -242,6 +242,25 @@ fn goldens_of_the_memo_refusals() {
 fn memo_shards_merge_to_the_count() {
     let dir = std::env::temp_dir().join(format!("dlxc-memo-shards-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
+    // A shard of the dominoes on `board`, counted with `--memo memo` and `more`.
+    let shard_of = |board: [&str; 2], memo: &str, shard: &str, more: &[&str]| {
+        let mut args = vec![
+            "run",
+            "examples/dominoes.dlx",
+            "-p",
+            board[0],
+            "-p",
+            board[1],
+            "--count",
+            "--memo",
+            memo,
+            "--shard",
+            shard,
+            "--json",
+        ];
+        args.extend_from_slice(more);
+        dlxc(&args)
+    };
     for (board, n, threads, want) in [
         (["rows=12", "cols=12"], 3, "1", "53060477521960000"),
         (["rows=10", "cols=10"], 8, "2", "258584046368"),
@@ -255,22 +274,7 @@ fn memo_shards_merge_to_the_count() {
         let mut files = Vec::new();
         for k in 1..=n {
             let shard = format!("{k}/{n}");
-            let r = dlxc(&[
-                "run",
-                "examples/dominoes.dlx",
-                "-p",
-                board[0],
-                "-p",
-                board[1],
-                "--count",
-                "--memo",
-                "on",
-                "--shard",
-                &shard,
-                "--json",
-                "--threads",
-                threads,
-            ]);
+            let r = shard_of(board, "on", &shard, &["--threads", threads]);
             // A shard whose parts hold no solution exits 1, as a count of 0 does.
             assert!(r.code <= 1, "{}", r.stderr);
             let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
@@ -287,22 +291,7 @@ fn memo_shards_merge_to_the_count() {
         let r = dlxc(&args);
         assert_eq!((r.code, r.stdout.trim()), (0, want), "{}", r.stderr);
         // A shard of the visiting count is split otherwise.
-        let plain = dlxc(&[
-            "run",
-            "examples/dominoes.dlx",
-            "-p",
-            board[0],
-            "-p",
-            board[1],
-            "--count",
-            "--memo",
-            "off",
-            "--shard",
-            &format!("1/{n}"),
-            "--json",
-            "--node-limit",
-            "100",
-        ]);
+        let plain = shard_of(board, "off", &format!("1/{n}"), &["--node-limit", "100"]);
         let file = dir.join("plain.json");
         std::fs::write(&file, &plain.stdout).unwrap();
         let mut args = vec!["merge", file.to_str().unwrap()];

@@ -8,8 +8,8 @@
 //! splits, a shard given twice, shards missing.
 //!
 //! The split of a count into shards depends on more than the problem: on the engine's
-//! choice of item at each node (and, where a summary records them, the item order and
-//! whether memo was on). Shards split another way do not add up to the count (a
+//! choice of item at each node (and, where a summary records it, the memo's item
+//! order; a memo count's engine is `memo`). Shards split another way do not add up to the count (a
 //! langford count of 300 merged to 308 from a bitset shard and a dancing-cells one), so
 //! every field that defines the split must agree, and a summary without them is
 //! refused. The sums are checked for overflow: a crafted summary cannot wrap a count.
@@ -42,9 +42,10 @@ struct Piece {
 }
 
 /// The fields of a shard's summary that define how the count was split: every shard
-/// must have the same ones. `engine` is required; the others are compared when any
-/// summary has them.
-const SPLIT_FIELDS: [&str; 3] = ["engine", "order", "memo"];
+/// must have the same ones. `engine` is required (a memo count's is `memo`); `order`
+/// is compared when any summary has it. (A memo summary's `memo` object holds its
+/// table's figures, which differ from shard to shard: not the split.)
+const SPLIT_FIELDS: [&str; 2] = ["engine", "order"];
 
 /// Runs `dlxc merge`.
 pub fn merge(o: &mut Out<'_>, files: &[PathBuf], as_json: bool) -> u8 {
@@ -199,16 +200,7 @@ fn piece(file: &Path, text: &str) -> Result<Piece, String> {
     }
     let split = SPLIT_FIELDS
         .iter()
-        .map(|&name| {
-            let value = match summary.get(name) {
-                // A memo count's summary holds its table's figures under `memo`,
-                // which differ from shard to shard: what defines the split is that
-                // memo ran (and `order`).
-                Some(Value::Object(_)) if name == "memo" => Some(json!("on")),
-                v => v.cloned(),
-            };
-            (name, value)
-        })
+        .map(|&name| (name, summary.get(name).cloned()))
         .collect();
     Ok(Piece {
         file: file.to_path_buf(),

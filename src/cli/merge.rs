@@ -9,10 +9,10 @@
 //!
 //! The split of a count into shards depends on more than the problem: on the engine's
 //! choice of item at each node (and, where a summary records it, the memo's item
-//! order; a memo count's engine is `memo`). Shards split another way do not add up to the count (a
-//! langford count of 300 merged to 308 from a bitset shard and a dancing-cells one), so
-//! every field that defines the split must agree, and a summary without them is
-//! refused. The sums are checked for overflow: a crafted summary cannot wrap a count.
+//! order; a memo count's engine is `memo`). Shards split another way do not add up to
+//! the count (a langford count of 300 merged to 308 from a bitset shard and a
+//! dancing-cells one), so every field that defines the split must agree, and a
+//! summary without them is refused. The sums are checked for overflow: a crafted summary cannot wrap a count.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -853,16 +853,20 @@ impl Counter {
     /// timing (see [`parts`]).
     pub fn on_threads(problem: &Problem, order: Order, limits: Limits, threads: usize) -> Counter {
         let layout = Layout::new(problem, order);
-        let width = layout.width;
-        let max_bytes = limits.max_bytes;
         let threads = threads.max(1);
+        let table = if threads == 1 {
+            Store::Own(Table::new(layout.width, limits.max_bytes))
+        } else {
+            Store::Shared(Arc::new(Shared::new(layout.width, limits.max_bytes)))
+        };
+        Counter::of(layout, table, limits, threads)
+    }
+
+    /// A counter of `layout` over `table`, nothing counted yet.
+    fn of(layout: Layout, table: Store, limits: Limits, threads: usize) -> Counter {
         Counter {
             cur: layout.init.clone(),
-            table: if threads == 1 {
-                Store::Own(Table::new(width, max_bytes))
-            } else {
-                Store::Shared(Arc::new(Shared::new(width, max_bytes)))
-            },
+            table,
             layout,
             limits,
             nodes: 0,

@@ -153,21 +153,15 @@ impl Counter {
         let Store::Shared(table) = &self.table else {
             unreachable!("a count on threads has a shared table")
         };
-        Counter {
-            layout: self.layout.clone(),
-            table: Store::Shared(Arc::clone(table)),
-            cur: self.layout.init.clone(),
-            limits: self.limits.clone(),
-            nodes: 0,
-            hits: 0,
-            next_check: 1024,
-            stop: None,
-            threads: 1,
-            parts: self.parts,
-            team: self.team.clone(),
-            reported: 0,
-            ran_on: 1,
-        }
+        let mut h = Counter::of(
+            self.layout.clone(),
+            Store::Shared(Arc::clone(table)),
+            self.limits.clone(),
+            1,
+        );
+        h.parts = self.parts;
+        h.team = self.team.clone();
+        h
     }
 
     /// Counts parts, taking the next one not yet taken, until none is left or the

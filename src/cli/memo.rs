@@ -7,7 +7,7 @@
 
 use serde_json::json;
 
-use super::show::{Tag, cut_notice, limit_text, record_field};
+use super::show::{Tag, cut_notice, record_field};
 use super::{EXIT_CUT_SHORT, EXIT_NO_SOLUTION, EXIT_SOLVED, SearchArgs};
 use crate::cli::Out;
 use crate::diag::Code;
@@ -72,7 +72,7 @@ pub(crate) fn finish(o: &mut Out<'_>, m: &Memoed, s: &SearchArgs, record: Option
         o.note(&if m.sampled.is_some() {
             format!(
                 "search cut short ({}) before the count was complete: no solution drawn",
-                limit_text(limit)
+                limit.reason()
             )
         } else {
             cut_notice(limit, st.nodes, &m.count.to_string())

@@ -364,11 +364,6 @@ pub(crate) fn cut_notice(limit: crate::solve::Limit, nodes: u64, solutions: &str
     )
 }
 
-/// [`crate::solve::Limit::reason`], by the name the memo's notices (cli/memo.rs) use.
-pub(crate) fn limit_text(limit: crate::solve::Limit) -> &'static str {
-    limit.reason()
-}
-
 /// A solution of a problem file: its options' lines as Knuth's programs print them,
 /// or its row numbers (from 1, sorted) for a 0/1 matrix.
 fn print_labels(

@@ -398,3 +398,124 @@ fn the_zdd_reads_back_to_the_count() {
         assert_eq!(memo::zdd::count_text(&text), Some(n.to_big()), "{text}");
     }
 }
+
+/// A memo count that saves its tally (a checkpoint's contents) and is resumed from any
+/// tally it saved, or from where a limit cut it, on any number of threads, ends with
+/// the uninterrupted count; of the whole problem and of shards, which still add up.
+/// Tables that fill make the small boards take many nodes, so limits cut them.
+#[test]
+fn saved_memo_counts_resume_to_the_whole_count() {
+    use std::sync::Mutex;
+    use std::time::Duration;
+    let mut rng = Rng(0x5a7e_d5ee);
+    let boards = [(6, 6), (4, 9), (5, 6), (3, 12)];
+    let mut all_cuts = 0;
+    for round in 0..40 {
+        let (rows, cols) = boards[round % boards.len()];
+        let p = dominoes(rows, cols);
+        let (want, _) = memo::count(&p, Order::Declared, 1 << 20);
+        let n = 1 + round % 4;
+        let mut sum = memo::Count::Small(0);
+        for k in 1..=n {
+            let shard = (n > 1).then_some((k, n));
+            let counter = |threads: usize, node_limit: Option<u64>| {
+                let limits = Limits {
+                    max_bytes: 1 << 12,
+                    node_limit,
+                    ..Limits::default()
+                };
+                // A part a shard, 16 for the whole: small boards have parts.
+                Counter::on_threads(&p, Order::Declared, limits, threads).with_parts(1)
+            };
+            // Every tally saved, each part's end (`every` zero).
+            let saved = Mutex::new(Vec::new());
+            let keep = |t: &memo::Tally| saved.lock().unwrap().push(t.clone());
+            let (whole, last) = counter(1 + round % 3, None)
+                .count_saving(shard, None, Duration::ZERO, &keep)
+                .unwrap();
+            let whole = whole.unwrap();
+            assert_eq!(
+                last.done.len(),
+                last.done
+                    .iter()
+                    .collect::<std::collections::BTreeSet<_>>()
+                    .len()
+            );
+            let saved = saved.into_inner().unwrap();
+            assert!(!saved.is_empty(), "round {round}: nothing saved");
+            // Resumed from a tally saved on the way.
+            let from = saved[rng.below(saved.len() as u64) as usize].clone();
+            let (again, _) = counter([1, 2, 8][round % 3], None)
+                .count_saving(shard, Some(from), Duration::MAX, &|_| {})
+                .unwrap();
+            assert_eq!(
+                again.unwrap(),
+                whole,
+                "round {round}: shard {k}/{n} resumed"
+            );
+            // Cut by a node limit again and again, each run resuming the last.
+            let mut tally = None;
+            let mut limit = 1500 + rng.below(3000);
+            let mut cuts = 0;
+            let got = loop {
+                let (c, t) = counter([2, 1, 8][round % 3], Some(limit))
+                    .count_saving(shard, tally.take(), Duration::MAX, &|_| {})
+                    .unwrap();
+                match c {
+                    Ok(c) => break c,
+                    Err((memo::Stop::Nodes, lower)) => {
+                        assert!(lower.to_big() <= whole.to_big());
+                        cuts += 1;
+                        tally = Some(t);
+                        limit = limit * 3 / 2;
+                    }
+                    Err(e) => panic!("round {round}: {e:?}"),
+                }
+            };
+            assert_eq!(got, whole, "round {round}: shard {k}/{n} after {cuts} cuts");
+            all_cuts += cuts;
+            sum.add(&whole);
+        }
+        assert_eq!(sum, want, "round {round}: {rows}x{cols} in {n} shards");
+    }
+    // The limits cut the counts, and the tallies took them on.
+    assert!(all_cuts > 40, "only {all_cuts} cuts");
+}
+
+/// A tally made for another cut, or damaged so that it would count a part twice or
+/// count another shard's, is refused; it never resumes to a wrong count.
+#[test]
+fn tallies_of_another_cut_are_refused() {
+    use std::time::Duration;
+    let p = dominoes(4, 6);
+    let counter = || Counter::new(&p, Order::Declared, Limits::default()).with_parts(2);
+    let (_, t) = counter()
+        .count_saving(Some((2, 3)), None, Duration::MAX, &|_| {})
+        .unwrap();
+    assert!(t.done.len() > 2, "{t:?}");
+    let refused = |shard: Option<(usize, usize)>, t: memo::Tally| {
+        counter()
+            .count_saving(shard, Some(t), Duration::MAX, &|_| {})
+            .err()
+    };
+    // Another number of shards, another shard, the whole count.
+    assert!(refused(Some((2, 4)), t.clone()).is_some());
+    assert!(
+        refused(Some((1, 3)), t.clone())
+            .unwrap()
+            .contains("not one of this count's")
+    );
+    assert!(refused(None, t.clone()).is_some());
+    let mut twice = t.clone();
+    twice.done.push(*t.done.last().unwrap());
+    assert!(refused(Some((2, 3)), twice).unwrap().contains("increasing"));
+    let mut other = t.clone();
+    other.parts += 1;
+    assert!(refused(Some((2, 3)), other).is_some());
+    // The tally as saved resumes to itself: nothing left to count.
+    let (c, again) = counter()
+        .count_saving(Some((2, 3)), Some(t.clone()), Duration::MAX, &|_| {})
+        .unwrap();
+    assert_eq!(c.unwrap(), t.counted);
+    assert_eq!(again, t);
+}

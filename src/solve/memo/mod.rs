@@ -28,7 +28,7 @@
 //! Counts add in 64 bits while they fit and go on in [`BigUint`] past that.
 
 mod parts;
-pub use parts::STACK;
+pub use parts::{SAVED_PARTS, STACK, Tally};
 pub mod sample;
 mod table;
 pub mod zdd;
@@ -915,6 +915,30 @@ impl Counter {
         self.ran_on = self.threads;
         let c = self.count_shard_by_parts(k, n).normal();
         self.ended(c)
+    }
+
+    /// A count that can be saved and resumed (a checkpoint of a memo count): of the
+    /// whole problem or of shard `k` of `n` (`shard`, adding up with the other shards'
+    /// counts as [`Counter::count_shard`]'s do), going on from `resumed` when given,
+    /// with `save` called with the tally so far about every `every`. The count and the
+    /// final tally; `Err` with why when `resumed` was made for another cut of the tree
+    /// (another problem, order or number of shards).
+    #[allow(clippy::type_complexity)]
+    pub fn count_saving(
+        &mut self,
+        shard: Option<(usize, usize)>,
+        resumed: Option<Tally>,
+        every: Duration,
+        save: &(dyn Fn(&Tally) + Sync),
+    ) -> Result<(Result<Count, (Stop, Count)>, Tally), String> {
+        if let Some((k, n)) = shard {
+            assert!((1..=n).contains(&k), "shard {k} of {n}");
+        }
+        self.cur.copy_from_slice(&self.layout.init);
+        self.ran_on = self.threads;
+        let (mut tally, c) = self.count_by_parts_saving(shard, resumed, every, save)?;
+        tally.counted = tally.counted.normal();
+        Ok((self.ended(c.normal()), tally))
     }
 
     fn count_on(&mut self, threads: usize) -> Result<Count, (Stop, Count)> {

@@ -18,6 +18,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use super::table::Store;
 use super::{Branch, Count, Counter, Step, Stop};
@@ -75,30 +76,182 @@ struct Part {
     paths: Count,
 }
 
+/// Parts a count that saves checkpoints is cut into, in parts a thread (see
+/// [`Counter::with_parts`]), whatever its threads: a resumed count, on any number of
+/// threads, must cut the tree as the saved one did.
+pub const SAVED_PARTS: usize = 16;
+
+/// How far a count by parts has got: what a checkpoint of a memo count holds. The cut
+/// depends on the problem, the item order and `want` alone, so a resumed count cuts
+/// the tree again and counts the parts not `done`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tally {
+    /// The parts asked of the cut.
+    pub want: usize,
+    /// The parts the cut gave.
+    pub parts: usize,
+    /// The parts counted, in increasing order.
+    pub done: Vec<u32>,
+    /// The solutions of the parts counted (times their paths), and those met above the
+    /// parts where this count has them (the whole count, or shard 1).
+    pub counted: Count,
+}
+
+/// What a count by parts shares between its threads: the tally of the parts counted
+/// whole, what the parts a limit cut had counted, and where a tally is saved.
+struct Book<'a> {
+    inner: Mutex<Booked>,
+    every: Duration,
+    save: Option<&'a (dyn Fn(&Tally) + Sync)>,
+}
+
+struct Booked {
+    tally: Tally,
+    /// What parts cut short counted: part of the lower bound a cut count gives, none
+    /// of a checkpoint's.
+    partial: Count,
+    last: Instant,
+}
+
+impl Book<'_> {
+    /// Part `i` counted whole, with `c` solutions.
+    fn done(&self, i: u32, c: &Count) {
+        let mut b = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        b.tally.done.push(i);
+        b.tally.counted.add(c);
+        if let Some(save) = self.save
+            && b.last.elapsed() >= self.every
+        {
+            let mut t = b.tally.clone();
+            t.done.sort_unstable();
+            save(&t);
+            b.last = Instant::now();
+        }
+    }
+
+    /// A part a limit cut, having counted `c` solutions.
+    fn cut(&self, c: &Count) {
+        let mut b = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        b.partial.add(c);
+    }
+
+    /// The tally, and the lower bound of the count (the tally's and the cut parts').
+    fn close(self) -> (Tally, Count) {
+        let b = self.inner.into_inner().unwrap_or_else(|e| e.into_inner());
+        let mut tally = b.tally;
+        tally.done.sort_unstable();
+        let mut total = tally.counted.clone();
+        total.add(&b.partial);
+        (tally, total)
+    }
+}
+
 impl Counter {
     /// Counts the state at the root on `self.threads` threads (the table shared).
     pub(super) fn count_by_parts(&mut self) -> Count {
-        let (parts, mut total) = self.split(self.threads.saturating_mul(self.parts));
-        total.add(&self.count_parts_on_threads(&parts));
-        total
+        let (parts, solved) = self.split(self.threads.saturating_mul(self.parts));
+        let todo: Vec<u32> = (0..parts.len() as u32).collect();
+        self.tally_parts(&parts, &todo, tally(0, parts.len(), solved), None)
+            .1
     }
 
     /// The count of shard `k` of `n` (from 1) of the state at the root: the tree cut
-    /// into at least [`PARTS_PER_THREAD`] parts a shard, the same cut in every shard
+    /// into at least [`PARTS_PER_THREAD`] parts a shard (or [`Counter::with_parts`]'s), the same cut in every shard
     /// (it depends on the problem, the item order and `n` alone), and shard `k` takes
     /// the parts `k - 1`, `k - 1 + n`, ...; the solutions met above the parts are
     /// shard 1's. On `self.threads` threads.
     pub(super) fn count_shard_by_parts(&mut self, k: usize, n: usize) -> Count {
-        let (parts, solved) = self.split(n.saturating_mul(PARTS_PER_THREAD));
-        let mine: Vec<Part> = parts.into_iter().skip(k - 1).step_by(n).collect();
-        let mut total = if k == 1 { solved } else { Count::Small(0) };
-        total.add(&self.count_parts_on_threads(&mine));
-        total
+        let want = n.saturating_mul(self.parts);
+        let (parts, solved) = self.split(want);
+        let todo = shard_parts(parts.len(), k, n);
+        let above = if k == 1 { solved } else { Count::Small(0) };
+        self.tally_parts(&parts, &todo, tally(want, parts.len(), above), None)
+            .1
     }
 
-    /// The sum of the counts of `parts` times their paths, on `self.threads` threads.
-    fn count_parts_on_threads(&mut self, parts: &[Part]) -> Count {
-        let mut total = Count::Small(0);
+    /// A count by parts that can be saved and resumed: of the whole state at the root,
+    /// or of shard `k` of `n` (`shard`, cut as [`Counter::count_shard`] cuts it, so
+    /// that its count adds up with the other shards'), going on from `resumed` when
+    /// given. Every `every` (at the end of a part), `save` is called with the tally so
+    /// far. The count comes back with its final tally; a tally made for another cut is
+    /// `Err` with why.
+    pub(super) fn count_by_parts_saving(
+        &mut self,
+        shard: Option<(usize, usize)>,
+        resumed: Option<Tally>,
+        every: Duration,
+        save: &(dyn Fn(&Tally) + Sync),
+    ) -> Result<(Tally, Count), String> {
+        let want = match shard {
+            Some((_, n)) => n.saturating_mul(self.parts),
+            None => SAVED_PARTS.saturating_mul(self.parts),
+        };
+        if let Some(t) = &resumed
+            && t.want != want
+        {
+            return Err(format!(
+                "it was cut into {} parts and this count cuts into {want}",
+                t.want
+            ));
+        }
+        let (parts, solved) = self.split(want);
+        let mut todo = match shard {
+            Some((k, n)) => shard_parts(parts.len(), k, n),
+            None => (0..parts.len() as u32).collect(),
+        };
+        let start = match resumed {
+            Some(t) => {
+                if t.parts != parts.len() {
+                    return Err(format!(
+                        "it counts {} parts and the problem cuts into {}",
+                        t.parts,
+                        parts.len()
+                    ));
+                }
+                // Increasing and among this count's parts: none counted twice.
+                if t.done.windows(2).any(|w| w[0] >= w[1]) {
+                    return Err("its parts counted are not in increasing order".into());
+                }
+                let mut left = todo.iter().peekable();
+                for &d in &t.done {
+                    while left.next_if(|&&x| x < d).is_some() {}
+                    if left.next_if_eq(&&d).is_none() {
+                        return Err(format!("its part {d} is not one of this count's"));
+                    }
+                }
+                todo.retain(|x| t.done.binary_search(x).is_err());
+                t
+            }
+            None => {
+                let mine = shard.is_none_or(|(k, _)| k == 1);
+                tally(
+                    want,
+                    parts.len(),
+                    if mine { solved } else { Count::Small(0) },
+                )
+            }
+        };
+        Ok(self.tally_parts(&parts, &todo, start, Some((every, save))))
+    }
+
+    /// Counts the parts numbered `todo` on `self.threads` threads, adding to `start`:
+    /// the tally and the lower bound of the count.
+    fn tally_parts(
+        &mut self,
+        parts: &[Part],
+        todo: &[u32],
+        start: Tally,
+        saving: Option<(Duration, &(dyn Fn(&Tally) + Sync))>,
+    ) -> (Tally, Count) {
+        let book = Book {
+            inner: Mutex::new(Booked {
+                tally: start,
+                partial: Count::Small(0),
+                last: Instant::now(),
+            }),
+            every: saving.map_or(Duration::MAX, |s| s.0),
+            save: saving.map(|s| s.1),
+        };
         let team = Arc::new(Team {
             nodes: AtomicU64::new(self.nodes),
             halt: AtomicBool::new(false),
@@ -107,11 +260,11 @@ impl Counter {
         self.team = Some(Arc::clone(&team));
         self.reported = self.nodes;
         let next = AtomicUsize::new(0);
-        let helpers: Vec<Counter> = (1..self.threads.min(parts.len()))
+        let helpers: Vec<Counter> = (1..self.threads.min(todo.len()))
             .map(|_| self.helper())
             .collect();
-        let next = &next;
-        let done: Vec<(Count, u64, u64)> = std::thread::scope(|scope| {
+        let (next, book_ref) = (&next, &book);
+        let done: Vec<(u64, u64)> = std::thread::scope(|scope| {
             // A thread that cannot be had (an address-space limit) leaves its parts
             // to the others: this one always counts.
             let running: Vec<_> = helpers
@@ -121,14 +274,14 @@ impl Counter {
                         .name("memo".into())
                         .stack_size(STACK)
                         .spawn_scoped(scope, move || {
-                            let sum = h.count_parts(parts, next);
-                            (sum, h.nodes, h.hits)
+                            h.count_parts(parts, todo, next, book_ref);
+                            (h.nodes, h.hits)
                         })
                         .ok()
                 })
                 .collect();
-            let mine = self.count_parts(parts, next);
-            let mut done = vec![(mine, 0, 0)];
+            self.count_parts(parts, todo, next, book_ref);
+            let mut done = Vec::new();
             for t in running {
                 match t.join() {
                     Ok(d) => done.push(d),
@@ -137,14 +290,13 @@ impl Counter {
             }
             done
         });
-        for (sum, nodes, hits) in done {
-            total.add(&sum);
+        for (nodes, hits) in done {
             self.nodes += nodes;
             self.hits += hits;
         }
         self.stop = team.stop_with(self.stop);
         self.team = None;
-        total
+        book.close()
     }
 
     /// A counter for another thread of this one's count: the same layout, limits,
@@ -164,19 +316,24 @@ impl Counter {
         h
     }
 
-    /// Counts parts, taking the next one not yet taken, until none is left or the
-    /// count stops: the sum of their counts times their paths.
-    fn count_parts(&mut self, parts: &[Part], next: &AtomicUsize) -> Count {
-        let mut sum = Count::Small(0);
+    /// Counts parts of `todo`, taking the next one not yet taken, until none is left
+    /// or the count stops, into `book`.
+    fn count_parts(&mut self, parts: &[Part], todo: &[u32], next: &AtomicUsize, book: &Book) {
         while self.stop.is_none() {
-            let Some(part) = parts.get(next.fetch_add(1, Ordering::Relaxed)) else {
+            let Some(&i) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
                 break;
             };
+            let part = &parts[i as usize];
             self.cur.copy_from_slice(&part.cur);
-            let c = self.count_here(part.from);
-            sum.add(&c.times(&part.paths));
+            let c = self.count_here(part.from).times(&part.paths);
+            // A part is counted whole when no limit stopped its count (here or, on
+            // another thread, for all of them).
+            if self.stop.is_none() {
+                book.done(i, &c);
+            } else {
+                book.cut(&c);
+            }
         }
-        sum
     }
 
     /// The parts: the states of the first level below the root with at least `want`
@@ -243,4 +400,19 @@ impl Counter {
         }
         (level, solved)
     }
+}
+
+/// A tally of nothing counted yet but `above`.
+fn tally(want: usize, parts: usize, above: Count) -> Tally {
+    Tally {
+        want,
+        parts,
+        done: Vec::new(),
+        counted: above,
+    }
+}
+
+/// The parts of shard `k` of `n` (from 1) among `parts`: `k - 1`, `k - 1 + n`, ...
+fn shard_parts(parts: usize, k: usize, n: usize) -> Vec<u32> {
+    (0..parts as u32).skip(k - 1).step_by(n).collect()
 }

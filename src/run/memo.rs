@@ -27,7 +27,7 @@ use super::{Answer, Failure, Sink};
 use crate::instance::Instance;
 use crate::problem::{OptionId, Problem};
 use crate::solve::estimate::{Probes, estimate};
-use crate::solve::memo::{Count, Counter, Limits, MemoStats, STACK, Stop, sample, zdd};
+use crate::solve::memo::{Count, Counted, Counter, Limits, MemoStats, STACK, Stop, sample, zdd};
 use crate::solve::{End, Limit, SearchConfig, Solver};
 use crate::task::{Memo, Mode, Task};
 
@@ -234,7 +234,7 @@ pub(super) fn run(
 /// What the probe of `--memo auto` decided.
 enum Probed {
     /// It counted the whole problem (or stopped at the run's own limits).
-    Counted(Result<Count, (Stop, Count)>),
+    Counted(Counted),
     /// Count by visiting every solution.
     Plain,
     /// Go on by memo.

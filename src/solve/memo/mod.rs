@@ -28,7 +28,7 @@
 //! Counts add in 64 bits while they fit and go on in [`BigUint`] past that.
 
 mod parts;
-pub use parts::{SAVED_PARTS, STACK, Tally};
+pub use parts::{SAVED_PARTS, STACK, Save, Tally};
 pub mod sample;
 mod table;
 pub mod zdd;
@@ -808,6 +808,10 @@ pub struct Limits {
     pub max_bytes: usize,
 }
 
+/// A memo count: complete, or cut short by a limit with what it had counted (a lower
+/// bound).
+pub type Counted = Result<Count, (Stop, Count)>;
+
 /// Which limit stopped a memo count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stop {
@@ -898,19 +902,19 @@ impl Counter {
 
     /// Counts the solutions; `Err` with what was counted (a lower bound) when a limit
     /// stopped it.
-    pub fn count(&mut self) -> Result<Count, (Stop, Count)> {
+    pub fn count(&mut self) -> Counted {
         self.count_on(self.threads)
     }
 
     /// [`Counter::count`] on this thread alone, whatever the counter's threads (a
     /// probe, whose figures must not depend on how the threads met).
-    pub fn count_alone(&mut self) -> Result<Count, (Stop, Count)> {
+    pub fn count_alone(&mut self) -> Counted {
         self.count_on(1)
     }
 
     /// The count of shard `k` of `n` (from 1): the shards' counts add up to the count
     /// (see [`parts`]). On the counter's threads.
-    pub fn count_shard(&mut self, k: usize, n: usize) -> Result<Count, (Stop, Count)> {
+    pub fn count_shard(&mut self, k: usize, n: usize) -> Counted {
         assert!((1..=n).contains(&k), "shard {k} of {n}");
         self.ran_on = self.threads;
         let c = self.count_shard_by_parts(k, n).normal();
@@ -923,14 +927,13 @@ impl Counter {
     /// with `save` called with the tally so far about every `every`. The count and the
     /// final tally; `Err` with why when `resumed` was made for another cut of the tree
     /// (another problem, order or number of shards).
-    #[allow(clippy::type_complexity)]
     pub fn count_saving(
         &mut self,
         shard: Option<(usize, usize)>,
         resumed: Option<Tally>,
         every: Duration,
-        save: &(dyn Fn(&Tally) + Sync),
-    ) -> Result<(Result<Count, (Stop, Count)>, Tally), String> {
+        save: &Save<'_>,
+    ) -> Result<(Counted, Tally), String> {
         if let Some((k, n)) = shard {
             assert!((1..=n).contains(&k), "shard {k} of {n}");
         }
@@ -941,7 +944,7 @@ impl Counter {
         Ok((self.ended(c.normal()), tally))
     }
 
-    fn count_on(&mut self, threads: usize) -> Result<Count, (Stop, Count)> {
+    fn count_on(&mut self, threads: usize) -> Counted {
         self.cur.copy_from_slice(&self.layout.init);
         self.ran_on = threads;
         let c = if threads > 1 {
@@ -954,7 +957,7 @@ impl Counter {
     }
 
     /// The count `c`, complete or cut.
-    fn ended(&self, c: Count) -> Result<Count, (Stop, Count)> {
+    fn ended(&self, c: Count) -> Counted {
         match self.stop {
             None => Ok(c),
             Some(s) => Err((s, c)),

@@ -97,12 +97,15 @@ pub struct Tally {
     pub counted: Count,
 }
 
+/// What a count that saves checkpoints is handed its tally with.
+pub type Save<'a> = dyn Fn(&Tally) + Sync + 'a;
+
 /// What a count by parts shares between its threads: the tally of the parts counted
 /// whole, what the parts a limit cut had counted, and where a tally is saved.
 struct Book<'a> {
     inner: Mutex<Booked>,
     every: Duration,
-    save: Option<&'a (dyn Fn(&Tally) + Sync)>,
+    save: Option<&'a Save<'a>>,
 }
 
 struct Booked {
@@ -180,7 +183,7 @@ impl Counter {
         shard: Option<(usize, usize)>,
         resumed: Option<Tally>,
         every: Duration,
-        save: &(dyn Fn(&Tally) + Sync),
+        save: &Save<'_>,
     ) -> Result<(Tally, Count), String> {
         let want = match shard {
             Some((_, n)) => n.saturating_mul(self.parts),
@@ -241,7 +244,7 @@ impl Counter {
         parts: &[Part],
         todo: &[u32],
         start: Tally,
-        saving: Option<(Duration, &(dyn Fn(&Tally) + Sync))>,
+        saving: Option<(Duration, &Save<'_>)>,
     ) -> (Tally, Count) {
         let book = Book {
             inner: Mutex::new(Booked {

@@ -295,12 +295,18 @@ impl Task {
                 "add --checkpoint FILE, or leave --checkpoint-every out",
             ));
         }
+        // A memo count's node limit is for its parts together (they are counted in
+        // turn); the visiting count's pool could not stop where one search would.
         let keeps_state = r.checkpoint.is_some() || r.resume.is_some();
-        if keeps_state && (matches!(mode, Mode::Count(Some(_))) || r.node_limit.is_some()) {
+        if keeps_state
+            && (matches!(mode, Mode::Count(Some(_)))
+                || (r.node_limit.is_some() && r.memo != Memo::On))
+        {
             return Err(refuse(
                 "--checkpoint and --resume",
                 "a count with --node-limit or --limit is one sequential search",
-                "count without --node-limit and --limit, or without checkpoints",
+                "count without --node-limit and --limit, or without checkpoints (a memo \
+                 count, --memo on, takes --node-limit with them)",
             ));
         }
         if r.up_to_symmetry
@@ -622,16 +628,15 @@ fn memo_choice(r: &Request, mode: Mode) -> Result<Memo, Box<Report>> {
             "leave --memo-order out (the ZDD is written with the declared order)",
         ));
     }
-    // A memo count splits into shards of its own (see `solve::memo`); its draws and
-    // its ZDD are of the whole problem.
+    // A memo count splits into shards of its own and saves and resumes checkpoints of
+    // its own (see `solve::memo`); its draws and its ZDD are of the whole problem, in
+    // one run.
     let whole = sampling || r.zdd.is_some();
+    let own = whole || r.memo != Memo::On;
     let spread = first_given(&[
-        (
-            r.shard.is_some() && (whole || r.memo != Memo::On),
-            "--shard",
-        ),
-        (r.checkpoint.is_some(), "--checkpoint"),
-        (r.resume.is_some(), "--resume"),
+        (r.shard.is_some() && own, "--shard"),
+        (r.checkpoint.is_some() && own, "--checkpoint"),
+        (r.resume.is_some() && own, "--resume"),
         (r.progress, "--progress"),
         (matches!(mode, Mode::Count(Some(_))), "--limit"),
     ]);
@@ -639,19 +644,26 @@ fn memo_choice(r: &Request, mode: Mode) -> Result<Memo, Box<Report>> {
         forced.or((r.memo_order.is_some()).then_some("--memo-order")),
         spread,
     ) {
-        if flag == "--shard" && whole {
+        if whole && matches!(flag, "--shard" | "--checkpoint" | "--resume") {
+            let does = if flag == "--shard" {
+                "--shard counts a part of it"
+            } else {
+                "a checkpoint is of a count"
+            };
             return Err(memo_refusal(
                 Code::E0951,
-                &format!("{asked} with --shard"),
-                &format!("{asked} is of the whole problem, and --shard counts a part of it"),
-                "leave --shard out (a memo count is sharded with --count --memo on --shard K/N)",
+                &format!("{asked} with {flag}"),
+                &format!("{asked} is of the whole problem, in one run, and {does}"),
+                &format!(
+                    "leave {flag} out (a memo count is sharded and saved with --count --memo on --shard K/N --checkpoint FILE)"
+                ),
             ));
         }
         return Err(memo_refusal(
             Code::E0951,
             &format!("{asked} with {flag}"),
             &format!(
-                "the memo count is one search with one table, and {flag} splits, saves, watches or stops the visiting count"
+                "the memo count is one search with one table, and {flag} watches or stops the visiting count"
             ),
             &format!(
                 "leave {flag} out (the memo count takes seconds where the visiting count takes hours), or count with --memo off"
@@ -679,6 +691,8 @@ fn memo_choice(r: &Request, mode: Mode) -> Result<Memo, Box<Report>> {
         Memo::Auto
             if spread.is_some()
                 || r.shard.is_some()
+                || r.checkpoint.is_some()
+                || r.resume.is_some()
                 || r.up_to_symmetry
                 || r.node_limit.is_some() =>
         {

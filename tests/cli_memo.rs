@@ -343,3 +343,121 @@ fn threads_with_memo_count_on_threads() {
         assert_eq!(v["memo"]["threads"], n, "{}", r.stdout);
     }
 }
+
+/// A memo count saved with `--checkpoint` and cut by a node limit, then resumed again
+/// and again (each run saving where it got), ends with the uninterrupted count: of
+/// the whole board and of each shard, whose counts still merge; on one thread and on
+/// two. A checkpoint of the memo count is refused by the visiting count and by
+/// another item order, and a visiting count's by the memo count (golden files).
+#[test]
+fn memo_checkpoints_resume_to_the_count() {
+    let dir = std::env::temp_dir().join(format!("dlxc-memo-ck-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let want = "53060477521960000";
+    let board = [
+        "run",
+        "examples/dominoes.dlx",
+        "-p",
+        "rows=12",
+        "-p",
+        "cols=12",
+        "--count",
+        "--memo",
+        "on",
+    ];
+    for (n, threads) in [(1, "1"), (3, "1"), (2, "2")] {
+        let mut files = Vec::new();
+        for k in 1..=n {
+            let ck = dir.join(format!("{n}-{k}-{threads}.ckpt"));
+            let ck = ck.to_str().unwrap().to_string();
+            let shard = format!("{k}/{n}");
+            let mut args = board.to_vec();
+            args.extend(["--threads", threads, "--checkpoint", &ck, "--json"]);
+            if n > 1 {
+                args.extend(["--shard", &shard]);
+            }
+            // The first run cut after 20,000 nodes (the whole count takes about
+            // 60,000 on one thread); each run after it resumes the last checkpoint
+            // with a node limit a little higher.
+            let mut cuts = 0;
+            let summary = loop {
+                let limit = (20_000 + 5_000 * cuts).to_string();
+                let mut run = args.clone();
+                run.extend(["--node-limit", &limit]);
+                if cuts > 0 {
+                    run.extend(["--resume", &ck]);
+                }
+                let r = dlxc(&run);
+                let v: serde_json::Value = serde_json::from_str(r.stdout.trim())
+                    .unwrap_or_else(|e| panic!("{run:?}: {e}: {}{}", r.stdout, r.stderr));
+                if r.code == 3 {
+                    assert_eq!(v["complete"], false, "{}", r.stdout);
+                    assert!(r.stderr.contains("--resume"), "{}", r.stderr);
+                    cuts += 1;
+                    assert!(cuts < 40, "{run:?} never ends");
+                    continue;
+                }
+                assert!(r.code <= 1, "{run:?}: {}", r.stderr);
+                break r.stdout;
+            };
+            if n == 1 {
+                assert!(cuts >= 2, "the count was cut {cuts} times");
+            }
+            let file = dir.join(format!("{n}-{k}-{threads}.json"));
+            std::fs::write(&file, &summary).unwrap();
+            files.push(file.to_str().unwrap().to_string());
+        }
+        if n == 1 {
+            let v: serde_json::Value =
+                serde_json::from_str(std::fs::read_to_string(&files[0]).unwrap().trim()).unwrap();
+            assert_eq!(v["solutions"], serde_json::json!(want));
+        } else {
+            let mut args = vec!["merge"];
+            args.extend(files.iter().map(String::as_str));
+            let r = dlxc(&args);
+            assert_eq!((r.code, r.stdout.trim()), (0, want), "{}", r.stderr);
+        }
+    }
+    // The refusals, of checkpoints kept beside the goldens: the dominoes cut by a
+    // node limit, 8 queens counted plainly.
+    let memo_ck = format!("{UI}/dominoes-12x12.ckpt");
+    let resumed_as = |more: &[&str]| {
+        let mut args = board[..7].to_vec();
+        args.extend(["--resume", &memo_ck]);
+        args.extend_from_slice(more);
+        dlxc(&args).transcript()
+    };
+    let plain_ck = format!("{UI}/queens-8.ckpt");
+    let plain = dlxc(&[
+        "run",
+        "examples/queens.dlx",
+        "-p",
+        "n=8",
+        "--count",
+        "--memo",
+        "on",
+        "--resume",
+        &plain_ck,
+    ])
+    .transcript();
+    // The memo checkpoint resumes to the count.
+    let r = dlxc(&[&board[..], &["--resume", &memo_ck]].concat());
+    assert_eq!((r.code, r.stdout.trim()), (0, want), "{}", r.stderr);
+    let failures: Vec<String> = [
+        ("E0921-memo-checkpoint-counted-plainly", resumed_as(&[])),
+        (
+            "E0921-memo-checkpoint-in-another-order",
+            resumed_as(&["--memo", "on", "--memo-order", "band"]),
+        ),
+        ("E0921-plain-checkpoint-counted-by-memo", plain),
+    ]
+    .iter()
+    .filter_map(|(name, got)| {
+        golden::check(&Path::new(UI).join(format!("{name}.stderr")), got)
+            .err()
+            .map(|e| e.to_string())
+    })
+    .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    std::fs::remove_dir_all(&dir).ok();
+}

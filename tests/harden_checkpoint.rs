@@ -1,5 +1,6 @@
 //! Damaged checkpoints never resume to a wrong count: a campaign of random single-bit
-//! flips and random truncations of real checkpoints of three problems. Every damaged
+//! flips and random truncations of real checkpoints of four problems (one of them a
+//! memo count, whose checkpoint lists the parts it counted). Every damaged
 //! file either resumes to the uninterrupted count or is refused with E0920; nothing
 //! else (a wrong count, "no solution", another error, a panic) is allowed.
 //!
@@ -50,28 +51,49 @@ fn damaged_checkpoints_resume_right_or_are_refused() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(200);
-    let problems: [&[&str]; 3] = [
-        &["examples/queens.dlx", "-p", "n=14"],
-        &["examples/langford.dlx", "-p", "n=12"],
-        &["examples/soma.dlx"],
+    // Each problem with how its count is cut: a visiting count by a millisecond (each
+    // whole count takes 40 ms or more on a fast machine: a count that ends before its
+    // limit would make the campaign test nothing), the memo count by a node limit
+    // where it has counted some of its parts (it takes about 60,000 nodes).
+    let problems: [(&[&str], &[&str]); 4] = [
+        (
+            &["examples/queens.dlx", "-p", "n=14"],
+            &["--time-limit", "0.001"],
+        ),
+        (
+            &["examples/langford.dlx", "-p", "n=12"],
+            &["--time-limit", "0.001"],
+        ),
+        (&["examples/soma.dlx"], &["--time-limit", "0.001"]),
+        (
+            &[
+                "examples/dominoes.dlx",
+                "-p",
+                "rows=12",
+                "-p",
+                "cols=12",
+                "--memo",
+                "on",
+            ],
+            &["--node-limit", "50000"],
+        ),
     ];
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut failures = Vec::new();
-    for (i, model) in problems.iter().enumerate() {
+    for (i, (model, cut_by)) in problems.iter().enumerate() {
         let mut args = vec!["run"];
         args.extend_from_slice(model);
         args.push("--count");
         let whole = dlxc(&args);
         assert_eq!(whole.code, 0, "{model:?}: {}", whole.stderr);
         let whole = whole.stdout.trim().to_string();
-        // A checkpoint of a count cut short, so that it has parts left: a millisecond,
-        // where each whole count takes 40 ms or more on a fast machine (a count that ends
-        // before its limit would make the campaign test nothing).
+        // A checkpoint of a count cut short, so that it has parts left.
         let ck = scratch(&format!("{i}.ckpt"));
         let _ = std::fs::remove_file(&ck);
         let mut cut = args.clone();
         let ck_arg = ck.to_str().unwrap().to_string();
-        cut.extend(["--checkpoint", &ck_arg, "--time-limit", "0.001"]);
+        cut.extend(["--checkpoint", &ck_arg]);
+        cut.extend_from_slice(cut_by);
         let r = dlxc(&cut);
         assert_eq!(r.code, 3, "{model:?} was not cut short: {}", r.stderr);
         let good = std::fs::read(&ck).unwrap();
@@ -144,11 +166,27 @@ fn a_checkpoint_that_cannot_be_written_is_never_claimed_as_saved() {
 fn sigterm_and_sighup_end_a_count_as_ctrl_c_does() {
     use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
-    for signal in ["-TERM", "-HUP"] {
-        let ck = scratch(&format!("signal{signal}.ckpt"));
+    let queens: &[&str] = &["examples/queens.dlx", "-p", "n=16"];
+    // A memo count of seconds and a gigabyte.
+    let dominoes: &[&str] = &[
+        "examples/dominoes.dlx",
+        "-p",
+        "rows=18",
+        "-p",
+        "cols=18",
+        "--memo",
+        "on",
+    ];
+    for (i, (signal, model)) in [("-TERM", queens), ("-HUP", queens), ("-TERM", dominoes)]
+        .into_iter()
+        .enumerate()
+    {
+        let ck = scratch(&format!("signal{i}.ckpt"));
         let _ = std::fs::remove_file(&ck);
         let mut child = Command::new(env!("CARGO_BIN_EXE_dlxc"))
-            .args(["run", "examples/queens.dlx", "-p", "n=16", "--count"])
+            .arg("run")
+            .args(model)
+            .arg("--count")
             .arg("--checkpoint")
             .arg(&ck)
             .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -176,5 +214,6 @@ fn sigterm_and_sighup_end_a_count_as_ctrl_c_does() {
         assert_eq!(status.code(), Some(3), "{signal}: {status:?}");
         let saved = std::fs::read_to_string(&ck).unwrap();
         assert!(saved.contains("\"checksum\""), "{signal}: {saved}");
+        assert!(saved.contains("\"complete\":false"), "{signal}: {saved}");
     }
 }

@@ -17,6 +17,12 @@
 //! every flipped bit and every truncation is caught), and the contents are validated on
 //! reading too (numbers in range, parts that are distinct and none inside another),
 //! which catches a file edited by hand. Every such file is E0920.
+//!
+//! A memo count's checkpoint (`--memo on`) holds no frontier: its tree is cut into
+//! parts that depend on the problem, the item order and the shards alone (see
+//! `solve::memo`), so it names the order and the cut, lists the parts counted whole
+//! (`"memo": {"order", "want", "parts", "done"}`) and their count, exact at any size.
+//! A resumed count cuts the tree again and counts the parts not done.
 
 use std::io::Write;
 use std::path::Path;
@@ -29,7 +35,8 @@ use crate::diag::Code;
 use crate::diag::report::Report;
 use crate::diag::{Diag, Diagnostics};
 use crate::problem::OptionId;
-use crate::solve::parallel::Frontier;
+use crate::run::{Kept, MemoSaved, Resumed};
+use crate::solve::memo::{Count, Order, Tally};
 use crate::solve::share::Part;
 use crate::solve::{End, Limit, Outcome, Stats};
 
@@ -70,32 +77,50 @@ impl Identity {
     }
 }
 
-/// A checkpoint read back: the count it saved.
-pub(crate) use crate::run::Saved as Checkpoint;
-
-/// Writes `frontier` for `identity` to `path`, atomically.
-pub(crate) fn write(path: &Path, identity: &Identity, frontier: &Frontier) -> Result<(), Diag> {
-    let st = &frontier.counted.stats;
-    let parts: Vec<Value> = frontier
-        .parts
-        .iter()
-        .map(|p| json!([p.weight, p.forced.iter().map(|o| o.0).collect::<Vec<_>>()]))
-        .collect();
-    let doc = json!({
+/// Writes what `kept` says for `identity` to `path`, atomically.
+pub(crate) fn write(path: &Path, identity: &Identity, kept: Kept<'_>) -> Result<(), Diag> {
+    let mut doc = json!({
         "format": FORMAT,
         "version": VERSION,
         "problem": identity.problem,
         "source": identity.source,
         "params": identity.params,
         "shard": identity.shard,
-        "complete": frontier.parts.is_empty(),
-        "solutions": st.solutions.to_string(),
-        "nodes": st.nodes,
-        "updates": st.updates,
-        "seconds": st.elapsed.as_secs_f64(),
-        "explored": frontier.explored,
-        "parts": parts,
     });
+    let fields = match kept {
+        Kept::Count(frontier) => {
+            let st = &frontier.counted.stats;
+            let parts: Vec<Value> = frontier
+                .parts
+                .iter()
+                .map(|p| json!([p.weight, p.forced.iter().map(|o| o.0).collect::<Vec<_>>()]))
+                .collect();
+            json!({
+                "complete": frontier.parts.is_empty(),
+                "solutions": st.solutions.to_string(),
+                "nodes": st.nodes,
+                "updates": st.updates,
+                "seconds": st.elapsed.as_secs_f64(),
+                "explored": frontier.explored,
+                "parts": parts,
+            })
+        }
+        Kept::Memo(m) => json!({
+            "complete": m.tally.complete(),
+            "solutions": m.tally.counted.to_string(),
+            "seconds": m.elapsed.as_secs_f64(),
+            "memo": {
+                "order": m.order.name(),
+                "want": m.tally.want,
+                "parts": m.tally.parts,
+                "taken": m.tally.taken,
+                "done": m.tally.done,
+            },
+        }),
+    };
+    if let (Value::Object(d), Value::Object(f)) = (&mut doc, fields) {
+        d.extend(f);
+    }
     let text = sealed(&doc);
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
@@ -125,7 +150,7 @@ pub(crate) fn read(
     path: &Path,
     identity: &Identity,
     options: usize,
-) -> Option<Checkpoint> {
+) -> Option<Resumed> {
     // Bytes, not text: a damaged file that is not UTF-8 is a damaged checkpoint
     // (E0920 below), not a file that cannot be read.
     let text = match std::fs::read(path) {
@@ -223,7 +248,7 @@ fn unsealed(text: &str) -> Result<String, String> {
 }
 
 /// The identity and contents of a checkpoint's text, or what is wrong with it.
-fn parse(text: &str, options: usize) -> Result<(Identity, Checkpoint), String> {
+fn parse(text: &str, options: usize) -> Result<(Identity, Resumed), String> {
     // A file of another version is named as such, before its checksum is looked at.
     let doc: Value = serde_json::from_str(text).map_err(|e| format!("bad JSON ({e})"))?;
     if doc.get("format").is_some_and(|f| f == FORMAT)
@@ -279,6 +304,24 @@ fn parse(text: &str, options: usize) -> Result<(Identity, Checkpoint), String> {
         params,
         shard,
     };
+    let seconds = fraction("seconds")?;
+    if seconds > MAX_SECONDS {
+        return Err(format!("`seconds` is more than {MAX_SECONDS:e}"));
+    }
+    let elapsed = Duration::try_from_secs_f64(seconds).unwrap_or(Duration::MAX);
+    let complete = field("complete")?
+        .as_bool()
+        .ok_or("`complete` is neither true nor false")?;
+    if let Some(memo) = doc.get("memo") {
+        let counted = text_of("solutions")?
+            .parse::<Count>()
+            .map_err(|_| "`solutions` is not a whole number")?;
+        let saved = memo_tally(memo, counted, elapsed)?;
+        if complete != saved.tally.complete() {
+            return Err("its `complete` disagrees with its parts".into());
+        }
+        return Ok((identity, Resumed::Memo(saved)));
+    }
     let solutions: u128 = text_of("solutions")?
         .parse()
         .map_err(|_| "`solutions` is not a whole number")?;
@@ -312,19 +355,15 @@ fn parse(text: &str, options: usize) -> Result<(Identity, Checkpoint), String> {
         parts.push(Part { forced, weight });
     }
     distinct(&parts)?;
-    if field("complete")?.as_bool() != Some(parts.is_empty()) {
+    if complete != parts.is_empty() {
         return Err("its `complete` disagrees with its parts".into());
-    }
-    let seconds = fraction("seconds")?;
-    if seconds > MAX_SECONDS {
-        return Err(format!("`seconds` is more than {MAX_SECONDS:e}"));
     }
     let counted = Outcome {
         stats: Stats {
             nodes: number("nodes")?,
             updates: number("updates")?,
             solutions,
-            elapsed: Duration::try_from_secs_f64(seconds).unwrap_or(Duration::MAX),
+            elapsed,
         },
         end: if parts.is_empty() {
             End::Exhausted
@@ -338,12 +377,71 @@ fn parse(text: &str, options: usize) -> Result<(Identity, Checkpoint), String> {
     }
     Ok((
         identity,
-        Checkpoint {
+        Resumed::Count(crate::run::Saved {
             counted,
             counted_share,
             parts,
-        },
+        }),
     ))
+}
+
+/// The most parts a memo count's cut may have: far more than any cut makes (a few
+/// levels of a tree, until there are 64 parts a thread or shard).
+const MAX_MEMO_PARTS: u64 = 1 << 32;
+
+/// A memo count's tally from its checkpoint's `memo` field: the order a known one,
+/// the cut's sizes in range, the parts done distinct, increasing and among the cut's.
+/// (Whether they are this count's parts is checked when the tree is cut again.)
+fn memo_tally(memo: &Value, counted: Count, elapsed: Duration) -> Result<MemoSaved, String> {
+    let field = |name: &str| {
+        memo.get(name)
+            .ok_or(format!("its `memo` has no `{name}` field"))
+    };
+    let order = field("order")?
+        .as_str()
+        .and_then(Order::named)
+        .ok_or("its `memo.order` is not an item order (declared, band, mrv)")?;
+    let size = |name: &str| -> Result<usize, String> {
+        field(name)?
+            .as_u64()
+            .filter(|&n| (1..MAX_MEMO_PARTS).contains(&n))
+            .map(|n| n as usize)
+            .ok_or(format!("its `memo.{name}` is not a number of parts"))
+    };
+    let (want, parts, taken) = (size("want")?, size("parts")?, size("taken")?);
+    if taken > parts {
+        return Err(format!("its `memo.taken` is more than its {parts} parts"));
+    }
+    let done = field("done")?
+        .as_array()
+        .ok_or("its `memo.done` is not a list")?
+        .iter()
+        .map(|d| {
+            d.as_u64()
+                .filter(|&d| d < parts as u64)
+                .map(|d| d as u32)
+                .ok_or(format!(
+                    "its `memo.done` names a part that is not one of its {parts}"
+                ))
+        })
+        .collect::<Result<Vec<u32>, String>>()?;
+    if done.windows(2).any(|w| w[0] >= w[1]) {
+        return Err("its `memo.done` is not in increasing order".into());
+    }
+    if done.len() > taken {
+        return Err("its `memo.done` lists more parts than it takes".into());
+    }
+    Ok(MemoSaved {
+        tally: Tally {
+            want,
+            parts,
+            taken,
+            done,
+            counted,
+        },
+        order,
+        elapsed,
+    })
 }
 
 /// Checks that the parts are distinct pieces of the tree: no option twice in a part, no

@@ -24,8 +24,8 @@ use crate::diag::{Diag, Diagnostics};
 use crate::instance::{Compiled, Instance};
 use crate::problem::{OptionId, Problem};
 use crate::render::{json, json as jsonl, option_lines, paint_grid, write_grid};
-use crate::run::{Answer, Failure, Saved, Sink};
-use crate::solve::parallel::{Frontier, Progress};
+use crate::run::{Answer, Failure, Kept, Resumed, Sink};
+use crate::solve::parallel::Progress;
 use crate::solve::{End, Flow, Objective, Optimum, Outcome};
 use crate::source::SourceFile;
 use crate::task::Shard;
@@ -189,7 +189,12 @@ impl Sink for Shown<'_, '_, '_> {
         self.meter.show(p);
     }
 
-    fn resume(&mut self, path: &Path, fingerprint: &str, options: usize) -> Result<Saved, Failure> {
+    fn resume(
+        &mut self,
+        path: &Path,
+        fingerprint: &str,
+        options: usize,
+    ) -> Result<Resumed, Failure> {
         let identity = self.identity(fingerprint);
         checkpoint::read(self.o, path, &identity, options).ok_or(Failure::Reported)
     }
@@ -198,9 +203,9 @@ impl Sink for Shown<'_, '_, '_> {
         super::memo::write_zdd(path, zdd)
     }
 
-    fn save(&mut self, path: &Path, fingerprint: &str, frontier: &Frontier) {
+    fn save(&mut self, path: &Path, fingerprint: &str, kept: Kept<'_>) {
         let identity = self.identity(fingerprint);
-        match checkpoint::write(path, &identity, frontier) {
+        match checkpoint::write(path, &identity, kept) {
             Ok(()) => self.failed_save = false,
             Err(e) => {
                 // At once, not after the count: a count of hours must not run on

@@ -93,7 +93,9 @@ pub(super) fn count(
     }
     let (parts, before) = match &task.resume {
         Some(path) => {
-            let mut saved = sink.resume(path, &fingerprint, solver.option_count())?;
+            let mut saved = sink
+                .resume(path, &fingerprint, solver.option_count())?
+                .of_count(path)?;
             (std::mem::take(&mut saved.parts), Some(saved))
         }
         None => {
@@ -172,7 +174,8 @@ impl CountWatch<'_> {
                 .saturating_add(before.counted.stats.elapsed);
             whole.explored += before.counted_share;
         }
-        self.sink.save(path, self.fingerprint, &whole);
+        self.sink
+            .save(path, self.fingerprint, super::Kept::Count(&whole));
         self.last = Instant::now();
     }
 }

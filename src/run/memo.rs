@@ -19,15 +19,19 @@
 //!
 //! Whatever the probe stored stays in the table for the count that follows.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use super::{Answer, Failure, Sink};
+use super::{Answer, Failure, Kept, MemoSaved, Sink};
+use crate::diag::Code;
+use crate::diag::report::Report;
 use crate::instance::Instance;
 use crate::problem::{OptionId, Problem};
 use crate::solve::estimate::{Probes, estimate};
-use crate::solve::memo::{Count, Counted, Counter, Limits, MemoStats, STACK, Stop, sample, zdd};
+use crate::solve::memo::{
+    Count, Counted, Counter, Limits, MemoStats, Order, STACK, Stop, Tally, sample, zdd,
+};
 use crate::solve::{End, Limit, SearchConfig, Solver};
 use crate::task::{Memo, Mode, Task};
 
@@ -141,32 +145,91 @@ pub(super) fn run(
     let threads = task.memo_threads();
     let shard = task.shard;
     // The cut into parts depends on the problem, the item order and N alone.
+    let keeping = task.keeps_state();
+    let fingerprint = if shard.is_some() || keeping {
+        problem.fingerprint(forced)
+    } else {
+        String::new()
+    };
+    // A resumed count cuts the tree as the saved one did: in its item order.
+    let resumed = match &task.resume {
+        Some(path) => {
+            let saved = sink
+                .resume(path, &fingerprint, problem.options.len())?
+                .of_memo(path)?;
+            if task.memo_order.is_some_and(|o| o != saved.order) {
+                return Err(other_order(path, &saved, order));
+            }
+            Some(saved)
+        }
+        None => None,
+    };
+    let order = resumed.as_ref().map_or(order, |r| r.order);
+    let before = resumed.as_ref().map_or(Duration::ZERO, |r| r.elapsed);
     let fields = shard.map_or_else(Vec::new, |x| {
-        let mut f = super::shard_fields(x, problem.fingerprint(forced), "memo");
+        let mut f = super::shard_fields(x, fingerprint.clone(), "memo");
         f.push(("order", json!(order.name())));
         f
     });
+    let every = task
+        .checkpoint
+        .as_ref()
+        .map_or(crate::task::CHECKPOINT_EVERY, |c| c.every);
+    // The tallies the count saves on the way come here to be written by the sink.
+    let (saves, saved) = std::sync::mpsc::channel::<Tally>();
+    let path = task.checkpoint.as_ref().map(|c| c.path.as_path());
+    let kept = |sink: &mut dyn Sink, tally: Tally| {
+        if let Some(path) = path {
+            let m = MemoSaved {
+                tally,
+                order,
+                elapsed: before.saturating_add(started.elapsed()),
+            };
+            sink.save(path, &fingerprint, Kept::Memo(&m));
+        }
+    };
     // The search recurses once an option chosen: it runs on a thread of its own with
-    // a deep stack; solutions drawn come back to be shown here.
+    // a deep stack; solutions drawn come back to be shown here, and tallies to be
+    // saved while it runs.
     let outcome = std::thread::scope(|scope| {
-        std::thread::Builder::new()
+        let searching = std::thread::Builder::new()
             .name("memo".into())
             .stack_size(STACK)
-            .spawn_scoped(scope, || {
+            .spawn_scoped(scope, move || {
                 let mut counter = Counter::on_threads(p, order, limits, threads);
                 if probe {
                     match probe_memo(&mut counter, p, node_limit, seed, started) {
                         Probed::Counted(c) => {
-                            return Some((counter_stats(&counter, started), c, Vec::new(), None));
+                            return Some(Ok(Searched {
+                                stats: counter_stats(&counter, started),
+                                counted: c,
+                                drawn: Vec::new(),
+                                diagram: None,
+                            }));
                         }
                         Probed::Plain => return None,
                         Probed::Memo => {}
                     }
                     counter.set_limits(node_limit);
                 }
-                let counted = match shard {
-                    Some(x) => counter.count_shard(x.k, x.n),
-                    None => counter.count(),
+                let counted = if keeping {
+                    let save = |t: &Tally| {
+                        let _ = saves.send(t.clone());
+                    };
+                    let tally = resumed.map(|r| r.tally);
+                    match counter.count_saving(shard.map(|x| (x.k, x.n)), tally, every, &save) {
+                        Ok((counted, last)) => {
+                            let _ = saves.send(last);
+                            counted
+                        }
+                        Err(why) => return Some(Err(why)),
+                    }
+                } else {
+                    drop(saves);
+                    match shard {
+                        Some(x) => counter.count_shard(x.k, x.n),
+                        None => counter.count(),
+                    }
                 };
                 let diagram = (want_zdd && counted.is_ok()).then(|| zdd::build(&mut counter));
                 let mut drawn = Vec::new();
@@ -180,18 +243,35 @@ pub(super) fn run(
                         drawn.push(one.clone());
                     }
                 }
-                Some((counter_stats(&counter, started), counted, drawn, diagram))
-            })
-            .map(|t| t.join())
+                Some(Ok(Searched {
+                    stats: counter_stats(&counter, started),
+                    counted,
+                    drawn,
+                    diagram,
+                }))
+            });
+        // Until the search ends and drops its end of the channel.
+        for tally in saved {
+            kept(&mut *sink, tally);
+        }
+        searching.map(|t| t.join())
     });
     let outcome = match outcome {
         Ok(Ok(o)) => o,
         Ok(Err(panic)) => std::panic::resume_unwind(panic),
         Err(e) => return Err(no_thread(e)),
     };
-    let Some((stats, counted, drawn, diagram)) = outcome else {
-        return Ok(None);
+    let Searched {
+        mut stats,
+        counted,
+        drawn,
+        diagram,
+    } = match outcome {
+        None => return Ok(None),
+        Some(Ok(s)) => s,
+        Some(Err(why)) => return Err(not_this_cut(task, &why)),
     };
+    stats.elapsed = stats.elapsed.saturating_add(before);
     let (count, end) = match counted {
         Ok(c) => (c, End::Exhausted),
         Err((stop, c)) => (
@@ -229,6 +309,57 @@ pub(super) fn run(
         probed: probe,
         fields,
     })))
+}
+
+/// What the memo search's thread found.
+struct Searched {
+    stats: MemoStats,
+    counted: Counted,
+    /// The solutions drawn (`--sample`).
+    drawn: Vec<Vec<OptionId>>,
+    /// The solutions as a ZDD (`--zdd`).
+    diagram: Option<zdd::Zdd>,
+}
+
+/// The refusal of a checkpoint whose item order is not the one asked for.
+fn other_order(path: &std::path::Path, saved: &MemoSaved, asked: Order) -> Failure {
+    Failure::Report(Box::new(
+        Report::error(
+            Code::E0921,
+            format!(
+                "the checkpoint {} is of a memo count in the {} item order, not {}",
+                path.display(),
+                saved.order.name(),
+                asked.name()
+            ),
+        )
+        .help(format!(
+            "resume with --memo-order {} (or without --memo-order): the parts of the \
+             count are cut in its item order",
+            saved.order.name()
+        )),
+    ))
+}
+
+/// The refusal of a checkpoint whose tally does not fit the cut of this count's tree
+/// (a file of another release, or edited so that it still reads): it would count
+/// parts twice or miss some.
+fn not_this_cut(task: &Task, why: &str) -> Failure {
+    let path = task
+        .resume
+        .as_ref()
+        .map_or_else(String::new, |p| p.display().to_string());
+    Failure::Report(Box::new(
+        Report::error(
+            Code::E0920,
+            format!("{path} is not a checkpoint of this memo count: {why}"),
+        )
+        .help(
+            "give --resume a file that --checkpoint wrote for this count (the same model, \
+             parameters, shard and release); a damaged file cannot be resumed: start the \
+             count again without --resume",
+        ),
+    ))
 }
 
 /// What the probe of `--memo auto` decided.
@@ -281,11 +412,7 @@ fn probe_memo(
 /// is address space a limit (`ulimit -v`) may not leave.
 fn no_thread(e: std::io::Error) -> Failure {
     Failure::Report(Box::new(
-        crate::diag::report::Report::error(
-            crate::diag::Code::E0505,
-            format!("cannot start the memo search: {e}"),
-        )
-        .help(format!(
+        Report::error(Code::E0505, format!("cannot start the memo search: {e}")).help(format!(
             "the memo search needs {} of address space for its stack: raise the limit \
              (ulimit -v), or count without memo (--memo off)",
             crate::lower::budget::human(STACK)

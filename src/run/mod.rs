@@ -85,12 +85,13 @@ pub trait Sink {
     /// The checkpoint at `path` to go on with (the task's `resume`), for the problem
     /// whose fingerprint is `fingerprint` and which has `options` options. The sink
     /// reads and validates the file; a refusal it has reported is [`Failure::Reported`].
+    /// The run checks that the checkpoint is of its kind of count.
     fn resume(
         &mut self,
         _path: &Path,
         _fingerprint: &str,
         _options: usize,
-    ) -> Result<Saved, Failure> {
+    ) -> Result<Resumed, Failure> {
         Err(Failure::Report(Box::new(Report::error(
             Code::E0922,
             "--resume cannot be used here: this front end keeps no checkpoints",
@@ -107,13 +108,82 @@ pub trait Sink {
 
     /// Writes a checkpoint of a count to `path` (the task's `checkpoint`): the whole
     /// count so far, earlier runs included, and what is left.
-    fn save(&mut self, _path: &Path, _fingerprint: &str, _frontier: &Frontier) {}
+    fn save(&mut self, _path: &Path, _fingerprint: &str, _kept: Kept<'_>) {}
 }
 
 /// A sink that shows nothing: for counts.
 pub struct Quiet;
 
 impl Sink for Quiet {}
+
+/// What a checkpoint is written from.
+#[derive(Clone, Copy, Debug)]
+pub enum Kept<'a> {
+    /// A visiting count: what it counted and the parts of the tree left.
+    Count(&'a Frontier),
+    /// A memo count by parts: the parts counted and their count.
+    Memo(&'a MemoSaved),
+}
+
+/// A checkpoint read back.
+#[derive(Clone, Debug)]
+pub enum Resumed {
+    /// Of a visiting count.
+    Count(Saved),
+    /// Of a memo count.
+    Memo(MemoSaved),
+}
+
+impl Resumed {
+    /// The checkpoint of a visiting count, or the refusal of a memo count's
+    /// checkpoint, which another kind of count cannot go on from.
+    fn of_count(self, path: &Path) -> Result<Saved, Failure> {
+        match self {
+            Resumed::Count(s) => Ok(s),
+            Resumed::Memo(_) => Err(Failure::Report(Box::new(
+                Report::error(
+                    Code::E0921,
+                    format!(
+                        "the checkpoint {} is of a memo count, and this count visits every solution",
+                        path.display()
+                    ),
+                )
+                .help("resume it with --memo on, as it was counted"),
+            ))),
+        }
+    }
+
+    /// The checkpoint of a memo count, or the refusal of a visiting count's.
+    fn of_memo(self, path: &Path) -> Result<MemoSaved, Failure> {
+        match self {
+            Resumed::Memo(m) => Ok(m),
+            Resumed::Count(_) => Err(Failure::Report(Box::new(
+                Report::error(
+                    Code::E0921,
+                    format!(
+                        "the checkpoint {} is of a count that visits every solution, and this \
+                         count is by memo",
+                        path.display()
+                    ),
+                )
+                .help("resume it with --memo off, as it was counted"),
+            ))),
+        }
+    }
+}
+
+/// How far a memo count by parts has got, as a checkpoint holds it: the tree is cut
+/// into parts as the problem, the item order and the shards decide, and the parts
+/// counted whole are listed with their count.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemoSaved {
+    /// The parts counted and their solutions.
+    pub tally: crate::solve::memo::Tally,
+    /// The item order the parts were cut in (a resumed count must cut them again so).
+    pub order: crate::solve::memo::Order,
+    /// The time the earlier runs took.
+    pub elapsed: std::time::Duration,
+}
 
 /// A count saved by earlier runs, as a checkpoint holds it.
 #[derive(Clone, Debug)]

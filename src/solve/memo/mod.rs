@@ -61,6 +61,13 @@ pub enum Order {
 }
 
 impl Order {
+    /// The order `--memo-order` names `name`.
+    pub fn named(name: &str) -> Option<Order> {
+        [Order::Declared, Order::Band, Order::Mrv]
+            .into_iter()
+            .find(|o| o.name() == name)
+    }
+
     /// The name `--memo-order` takes.
     pub fn name(self) -> &'static str {
         match self {
@@ -300,6 +307,15 @@ impl fmt::Display for Count {
             Count::Small(n) => write!(f, "{n}"),
             Count::Big(b) => write!(f, "{b}"),
         }
+    }
+}
+
+impl std::str::FromStr for Count {
+    type Err = num_bigint::ParseBigIntError;
+
+    /// Decimal digits, as [`Count`]'s `Display` writes them.
+    fn from_str(s: &str) -> Result<Count, Self::Err> {
+        Ok(Count::Big(s.parse::<BigUint>()?).normal())
     }
 }
 

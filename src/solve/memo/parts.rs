@@ -90,11 +90,20 @@ pub struct Tally {
     pub want: usize,
     /// The parts the cut gave.
     pub parts: usize,
+    /// The parts this count takes: all of them, or a shard's.
+    pub taken: usize,
     /// The parts counted, in increasing order.
     pub done: Vec<u32>,
     /// The solutions of the parts counted (times their paths), and those met above the
     /// parts where this count has them (the whole count, or shard 1).
     pub counted: Count,
+}
+
+impl Tally {
+    /// Whether every part this count takes is counted.
+    pub fn complete(&self) -> bool {
+        self.done.len() == self.taken
+    }
 }
 
 /// What a count that saves checkpoints is handed its tally with.
@@ -154,8 +163,8 @@ impl Counter {
     pub(super) fn count_by_parts(&mut self) -> Count {
         let (parts, solved) = self.split(self.threads.saturating_mul(self.parts));
         let todo: Vec<u32> = (0..parts.len() as u32).collect();
-        self.tally_parts(&parts, &todo, tally(0, parts.len(), solved), None)
-            .1
+        let start = tally(0, parts.len(), todo.len(), solved);
+        self.tally_parts(&parts, &todo, start, None).1
     }
 
     /// The count of shard `k` of `n` (from 1) of the state at the root: the tree cut
@@ -168,8 +177,8 @@ impl Counter {
         let (parts, solved) = self.split(want);
         let todo = shard_parts(parts.len(), k, n);
         let above = if k == 1 { solved } else { Count::Small(0) };
-        self.tally_parts(&parts, &todo, tally(want, parts.len(), above), None)
-            .1
+        let start = tally(want, parts.len(), todo.len(), above);
+        self.tally_parts(&parts, &todo, start, None).1
     }
 
     /// A count by parts that can be saved and resumed: of the whole state at the root,
@@ -204,10 +213,12 @@ impl Counter {
         };
         let start = match resumed {
             Some(t) => {
-                if t.parts != parts.len() {
+                if t.parts != parts.len() || t.taken != todo.len() {
                     return Err(format!(
-                        "it counts {} parts and the problem cuts into {}",
+                        "it takes {} of {} parts and this count takes {} of {}",
+                        t.taken,
                         t.parts,
+                        todo.len(),
                         parts.len()
                     ));
                 }
@@ -230,6 +241,7 @@ impl Counter {
                 tally(
                     want,
                     parts.len(),
+                    todo.len(),
                     if mine { solved } else { Count::Small(0) },
                 )
             }
@@ -405,11 +417,12 @@ impl Counter {
     }
 }
 
-/// A tally of nothing counted yet but `above`.
-fn tally(want: usize, parts: usize, above: Count) -> Tally {
+/// A tally of nothing counted yet but `above`, of `taken` parts of `parts`.
+fn tally(want: usize, parts: usize, taken: usize, above: Count) -> Tally {
     Tally {
         want,
         parts,
+        taken,
         done: Vec::new(),
         counted: above,
     }

@@ -461,3 +461,67 @@ fn memo_checkpoints_resume_to_the_count() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `--zdd FILE` writes a ZDD that reads back to the count, and `FILE.vars` names its
+/// variables, one option a line, every one an option of the model; a ZDD past the
+/// memory budget is E0505, with neither file written.
+#[test]
+fn zdd_files_read_back_and_name_their_variables() {
+    let dir = std::env::temp_dir().join(format!("dlxc-memo-zdd-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let zdd = dir.join("d.zdd");
+    let zdd_arg = zdd.to_str().unwrap();
+    let r = dlxc(&[
+        "run",
+        "examples/dominoes.dlx",
+        "-p",
+        "rows=6",
+        "-p",
+        "cols=6",
+        "--count",
+        "--zdd",
+        zdd_arg,
+    ]);
+    assert_eq!((r.code, r.stdout.trim()), (0, "6728"), "{}", r.stderr);
+    let text = std::fs::read_to_string(&zdd).unwrap();
+    assert_eq!(
+        dlxc::solve::memo::zdd::count_text(&text),
+        Some(BigUint::from(6728u32))
+    );
+    let levels = text.lines().filter(|l| l.starts_with('#')).count();
+    let vars = std::fs::read_to_string(dir.join("d.zdd.vars")).unwrap();
+    let names: Vec<&str> = vars.lines().collect();
+    // Every option of the 6x6 board is a variable: 30 across, 30 down.
+    assert_eq!(names.len(), 60, "{vars}");
+    assert!(levels <= names.len());
+    let mut sorted = names.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    assert_eq!(sorted.len(), 60, "a variable named twice: {vars}");
+    assert!(
+        names
+            .iter()
+            .all(|n| n.starts_with("across[") || n.starts_with("down[")),
+        "{vars}"
+    );
+    // Too big for the budget.
+    let big = dir.join("big.zdd");
+    let r = dlxc(&[
+        "run",
+        "examples/dominoes.dlx",
+        "-p",
+        "rows=14",
+        "-p",
+        "cols=14",
+        "--count",
+        "--zdd",
+        big.to_str().unwrap(),
+        "--max-memory",
+        "40M",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stdout);
+    assert!(r.stderr.contains("E0505"), "{}", r.stderr);
+    assert!(r.stdout.is_empty(), "{}", r.stdout);
+    assert!(!big.exists() && !dir.join("big.zdd.vars").exists());
+    std::fs::remove_dir_all(&dir).ok();
+}

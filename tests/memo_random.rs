@@ -391,7 +391,7 @@ fn the_zdd_reads_back_to_the_count() {
             },
         );
         let n = c.count().unwrap();
-        let z = memo::zdd::build(&mut c);
+        let z = memo::zdd::build(&mut c).unwrap();
         let mut text = Vec::new();
         z.write(&mut text).unwrap();
         let text = String::from_utf8(text).unwrap();

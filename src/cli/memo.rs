@@ -111,12 +111,18 @@ pub(crate) fn stats_line(m: &Memoed) -> String {
     )
 }
 
-/// Writes `--zdd FILE`; a file that cannot be written is E0955.
+/// Writes `--zdd FILE`, and beside it `FILE.vars`: line k names the option of
+/// variable k (Knuth's format numbers the variables and names nothing). A file that
+/// cannot be written is E0955.
 pub(crate) fn write_zdd(
     path: &std::path::Path,
     zdd: &crate::solve::memo::zdd::Zdd,
+    problem: &crate::problem::Problem,
 ) -> Result<(), crate::run::Failure> {
     use std::io::Write;
+    let mut vars = path.as_os_str().to_owned();
+    vars.push(".vars");
+    let vars = std::path::PathBuf::from(vars);
     let fail = |e: std::io::Error| {
         crate::run::Failure::Report(Box::new(
             crate::diag::report::Report::error(
@@ -129,5 +135,11 @@ pub(crate) fn write_zdd(
     let file = std::fs::File::create(path).map_err(fail)?;
     let mut out = std::io::BufWriter::new(file);
     zdd.write(&mut out).map_err(fail)?;
+    out.flush().map_err(fail)?;
+    let file = std::fs::File::create(&vars).map_err(fail)?;
+    let mut out = std::io::BufWriter::new(file);
+    for &o in &zdd.vars {
+        writeln!(out, "{}", problem.option_label(o)).map_err(fail)?;
+    }
     out.flush().map_err(fail)
 }

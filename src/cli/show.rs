@@ -200,7 +200,7 @@ impl Sink for Shown<'_, '_, '_> {
     }
 
     fn zdd(&mut self, path: &Path, zdd: &crate::solve::memo::zdd::Zdd) -> Result<(), Failure> {
-        super::memo::write_zdd(path, zdd)
+        super::memo::write_zdd(path, zdd, &self.compiled.problem)
     }
 
     fn save(&mut self, path: &Path, fingerprint: &str, kept: Kept<'_>) {

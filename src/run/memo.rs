@@ -283,6 +283,11 @@ pub(super) fn run(
             }),
         ),
     };
+    let diagram = match diagram {
+        Some(Err(too_big)) => return Err(zdd_too_big(too_big)),
+        Some(Ok(z)) => Some(z),
+        None => None,
+    };
     if let (Some(path), Some(mut z)) = (&task.zdd, diagram) {
         // The ZDD's variables are options of the original problem.
         for v in &mut z.vars {
@@ -317,8 +322,8 @@ struct Searched {
     counted: Counted,
     /// The solutions drawn (`--sample`).
     drawn: Vec<Vec<OptionId>>,
-    /// The solutions as a ZDD (`--zdd`).
-    diagram: Option<zdd::Zdd>,
+    /// The solutions as a ZDD (`--zdd`), or how far it got within the budget.
+    diagram: Option<Result<zdd::Zdd, zdd::TooBig>>,
 }
 
 /// The refusal of a checkpoint whose item order is not the one asked for.
@@ -406,6 +411,25 @@ fn probe_memo(
         }
         _ => Probed::Memo,
     }
+}
+
+/// The ZDD did not fit in the memory budget.
+fn zdd_too_big(t: zdd::TooBig) -> Failure {
+    use crate::lower::budget;
+    Failure::Report(Box::new(
+        Report::error(
+            Code::E0505,
+            format!(
+                "the ZDD does not fit in the memory budget of {}: {} nodes built, and more to come",
+                budget::human(budget::budget()),
+                t.nodes
+            ),
+        )
+        .help(
+            "raise the budget with --max-memory SIZE (the memo table takes most of it \
+             while the ZDD is built), or count without --zdd",
+        ),
+    ))
 }
 
 /// The memo search's thread could not be started: the stack it needs (see [`STACK`])

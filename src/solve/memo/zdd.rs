@@ -35,9 +35,20 @@ pub struct Zdd {
     pub root: u64,
 }
 
+/// How often (new nodes and states) the builder looks at the memory budget.
+const CHECK_EVERY: usize = 1 << 12;
+
+/// The ZDD did not fit in the memory budget (`--max-memory`): its nodes so far.
+#[derive(Clone, Copy, Debug)]
+pub struct TooBig {
+    /// Nodes built when the budget was used up.
+    pub nodes: usize,
+}
+
 /// Builds the ZDD of a counter whose count has run to its end (with the declared or
-/// band order).
-pub fn build(counter: &mut Counter) -> Zdd {
+/// band order), within the memory budget: its nodes and the states it has met grow
+/// with the diagram, which may be far larger than the memo table.
+pub fn build(counter: &mut Counter) -> Result<Zdd, TooBig> {
     assert!(
         counter.layout.order != Order::Mrv,
         "a ZDD needs a fixed item order"
@@ -56,14 +67,21 @@ pub fn build(counter: &mut Counter) -> Zdd {
         nodes: Vec::new(),
         unique: HashMap::new(),
         states: HashMap::new(),
+        next_check: CHECK_EVERY,
+        too_big: false,
     };
     counter.cur.copy_from_slice(&counter.layout.init);
     let root = b.state(counter, 0);
-    Zdd {
+    if b.too_big {
+        return Err(TooBig {
+            nodes: b.nodes.len(),
+        });
+    }
+    Ok(Zdd {
         vars,
         nodes: b.nodes,
         root,
-    }
+    })
 }
 
 struct Builder {
@@ -71,6 +89,10 @@ struct Builder {
     nodes: Vec<(u32, u64, u64)>,
     unique: HashMap<(u32, u64, u64), u64>,
     states: HashMap<Vec<u64>, u64>,
+    /// When (nodes and states together) to look at the budget next.
+    next_check: usize,
+    /// Whether the budget was used up: the build unwinds, its result dropped.
+    too_big: bool,
 }
 
 impl Builder {
@@ -84,7 +106,17 @@ impl Builder {
         })
     }
 
-    /// The node of the state in the counter's `cur`.
+    /// Whether the budget is used up, looked at every [`CHECK_EVERY`] entries.
+    fn over_budget(&mut self) -> bool {
+        let entries = self.nodes.len() + self.states.len();
+        if entries >= self.next_check {
+            self.next_check = entries + CHECK_EVERY;
+            self.too_big = crate::lower::budget::exceeded();
+        }
+        self.too_big
+    }
+
+    /// The node of the state in the counter's `cur` (0 once the budget is used up).
     fn state(&mut self, c: &mut Counter, from: u32) -> u64 {
         let (pos, list, start, finish) = match c.layout.step(&c.cur, from) {
             Step::Solved => return 1,
@@ -97,6 +129,9 @@ impl Builder {
         };
         if let Some(&id) = self.states.get(&c.cur) {
             return id;
+        }
+        if self.over_budget() {
+            return 0;
         }
         let key = c.cur.clone();
         let mut his = Vec::new();

@@ -116,10 +116,7 @@ impl Watch for Ticks {
 
 fn pooled(problem: &Problem, t: usize, checkpoints: bool) -> u128 {
     let solver = Solver::new(problem).unwrap();
-    let whole = vec![Part {
-        forced: vec![],
-        weight: 1.0,
-    }];
+    let whole = vec![Part::root(&[])];
     let mut watch = Ticks {
         checkpoints,
         taken: 0,

@@ -140,14 +140,15 @@ fn check_random(colors: bool, bounds: bool, seeds: u64) {
         let p = random_problem(seed, colors, bounds);
         let want = brute_force(&p, &[]);
         nonempty += usize::from(!want.is_empty());
-        // Every engine that takes the problem: Algorithm M, and dancing cells and bitsets
-        // when no item has bounds; each must agree with brute force, clashes included.
-        let mut engines = vec![Solver::general(&p).unwrap()];
-        if !p.has_multiplicities() {
-            engines.push(Solver::with_engine(&p, EngineChoice::Bits).unwrap());
-            engines.push(Solver::with_engine(&p, EngineChoice::Cells).unwrap());
-            engines.push(Solver::with_engine(&p, EngineChoice::CellsTrail).unwrap());
-        }
+        // Every engine: Algorithm M, dancing cells (with multiplicities where an item
+        // has bounds, with both kinds of save point) and bitsets; each must agree with
+        // brute force, clashes included.
+        let engines = vec![
+            Solver::general(&p).unwrap(),
+            Solver::with_engine(&p, EngineChoice::Cells).unwrap(),
+            Solver::with_engine(&p, EngineChoice::CellsTrail).unwrap(),
+            Solver::with_engine(&p, EngineChoice::Bits).unwrap(),
+        ];
         for mut s in engines {
             let engine = s.engine_name();
             let pristine = s.structure_fingerprint();
@@ -267,7 +268,7 @@ fn two_per_line_counts_are_dlx3s() {
         ..SearchConfig::default()
     };
     for (n, solutions, nodes, updates) in [(5, 2040, 6150, 21913), (6, 67950, 198658, 715151)] {
-        let mut s = Solver::new(&two_per_line(n)).unwrap();
+        let mut s = Solver::with_engine(&two_per_line(n), EngineChoice::Links).unwrap();
         assert!(s.is_general());
         let o = s.search(&[], &config, &mut |_| Flow::Continue).unwrap();
         assert_eq!(
@@ -316,17 +317,23 @@ fn every_kind_of_end_restores_the_structure() {
     let mut ends = Ends::default();
     for seed in 0..400 {
         let p = random_problem(seed, true, true);
-        let mut s = Solver::general(&p).unwrap();
-        let pristine = s.structure_fingerprint();
-        for forced in &forced_sets(&mut Rng(seed + 3), p.options.len() as u64) {
-            every_end(
-                &mut s,
-                forced,
-                pristine,
-                false,
-                &format!("seed {seed}"),
-                &mut ends,
-            );
+        for choice in [
+            EngineChoice::Links,
+            EngineChoice::Cells,
+            EngineChoice::CellsTrail,
+        ] {
+            let mut s = Solver::with_engine(&p, choice).unwrap();
+            let pristine = s.structure_fingerprint();
+            for forced in &forced_sets(&mut Rng(seed + 3), p.options.len() as u64) {
+                every_end(
+                    &mut s,
+                    forced,
+                    pristine,
+                    false,
+                    &format!("seed {seed}, {choice:?}"),
+                    &mut ends,
+                );
+            }
         }
     }
     // Each kind of end happened many times.

@@ -59,12 +59,13 @@ fn random_problem(seed: u64) -> Problem {
     b.build()
 }
 
+/// The count of Algorithm M over dancing links (the reference, which never splits).
 fn sequential_count(p: &Problem, forced: &[OptionId]) -> Option<u128> {
     let config = SearchConfig {
         count_only: true,
         ..SearchConfig::default()
     };
-    let out = Solver::new(p)
+    let out = Solver::general(p)
         .unwrap()
         .search(forced, &config, &mut |_| Flow::Continue)
         .ok()?;
@@ -191,7 +192,9 @@ fn every_shard_split_adds_up_to_the_whole() {
                 nonempty += usize::from(!parts.is_empty());
                 for part in &parts {
                     let out = solver
-                        .search(&part.forced, &counting(), &mut |_| Flow::Continue)
+                        .search_part(&part.forced, &part.excluded, &counting(), &mut |_| {
+                            Flow::Continue
+                        })
                         .unwrap();
                     *total.as_mut().unwrap() += out.stats.solutions;
                 }
@@ -230,7 +233,9 @@ impl Watch for CheckEvery {
             .iter()
             .map(|part| {
                 let out = solver
-                    .search(&part.forced, &counting(), &mut |_| Flow::Continue)
+                    .search_part(&part.forced, &part.excluded, &counting(), &mut |_| {
+                        Flow::Continue
+                    })
                     .unwrap();
                 out.stats.solutions
             })
@@ -261,10 +266,7 @@ fn the_frontier_at_a_checkpoint_completes_the_count() {
                 want,
                 checkpoints: 0,
             };
-            let whole = vec![dlxc::solve::share::Part {
-                forced: vec![],
-                weight: 1.0,
-            }];
+            let whole = vec![dlxc::solve::share::Part::root(&[])];
             let f =
                 parallel::count_parts(&solver, whole, &counting(), threads, &mut watch).unwrap();
             assert_eq!(
@@ -291,10 +293,7 @@ fn a_count_cut_short_hands_back_its_exact_frontier() {
             time_limit: Some(Duration::from_micros(micros)),
             ..counting()
         };
-        let whole = vec![dlxc::solve::share::Part {
-            forced: vec![],
-            weight: 1.0,
-        }];
+        let whole = vec![dlxc::solve::share::Part::root(&[])];
         let mut quiet = CheckEvery {
             problem: p.clone(),
             want: 724,
@@ -333,7 +332,7 @@ fn the_parts_of_a_split_are_disjoint_and_add_up() {
         let mut total = 0;
         for part in &parts {
             solver
-                .search(part, &SearchConfig::default(), &mut |s| {
+                .search_part(&part.0, &part.1, &SearchConfig::default(), &mut |s| {
                     let mut v: Vec<u32> = s.iter().map(|o| o.0).collect();
                     v.sort_unstable();
                     assert!(seen.insert(v), "seed {seed}: a solution in two parts");
@@ -349,14 +348,14 @@ fn the_parts_of_a_split_are_disjoint_and_add_up() {
     }
 }
 
-/// The split's parts as lists of forced options; `None` when the problem cannot be split
-/// (multiplicities) or its forced options clash.
-fn split_lists(solver: &mut Solver) -> Option<Vec<Vec<OptionId>>> {
+/// The split's parts as lists of forced and excluded options; `None` when the problem
+/// cannot be split or its forced options clash.
+fn split_lists(solver: &mut Solver) -> Option<Vec<(Vec<OptionId>, Vec<OptionId>)>> {
     if !solver.can_branch() {
         return None;
     }
     let parts = parallel::split(solver, &[], 16).ok()?;
-    Some(parts.into_iter().map(|p| p.forced).collect())
+    Some(parts.into_iter().map(|p| (p.forced, p.excluded)).collect())
 }
 
 #[test]

@@ -64,10 +64,7 @@ impl Model {
 
 /// The whole tree of `core`: one part, of weight 1.
 fn root(core: &Core) -> Part {
-    Part {
-        forced: core.forced.clone(),
-        weight: 1.0,
-    }
+    Part::root(&core.forced)
 }
 
 /// Checks a shard `k` of `n`, as `--shard K/N` does.
@@ -455,17 +452,18 @@ impl Model {
         crate::estimate::estimate(py, core, probes, seed)
     }
 
-    /// The shard of the given parts (lists of option ids) and their weights, as
-    /// pickles carry them.
-    #[pyo3(signature = (parts, weights = None))]
+    /// The shard of the given parts (lists of option ids), their weights and their
+    /// exclusions, as pickles carry them.
+    #[pyo3(signature = (parts, weights = None, excluded = None))]
     fn _shard(
         &self,
         py: Python<'_>,
         parts: Vec<Vec<u32>>,
         weights: Option<Vec<f64>>,
+        excluded: Option<Vec<Vec<u32>>>,
     ) -> PyResult<Shard> {
         let core = self.core(py)?;
-        let parts = parts_from_ids(core, parts, weights)?;
+        let parts = parts_from_ids(core, parts, weights, excluded)?;
         Ok(Shard::new(Arc::clone(core), parts))
     }
 

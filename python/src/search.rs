@@ -462,7 +462,7 @@ impl Solutions {
     pub fn start(
         py: Python<'_>,
         core: Arc<Core>,
-        parts: Vec<Vec<OptionId>>,
+        parts: Vec<Part>,
         limit: Option<u128>,
         limits: &Limits,
     ) -> PyResult<Solutions> {
@@ -489,7 +489,7 @@ impl Solutions {
 /// The search thread: each part in turn, each solution sent, then how it ended.
 fn search_parts(
     mut solver: Solver,
-    parts: &[Vec<OptionId>],
+    parts: &[Part],
     config: &SearchConfig,
     limit: Option<u128>,
     tx: &Queue<Msg>,
@@ -514,7 +514,7 @@ fn search_parts(
             cfg.max_solutions = Some(n - total.solutions);
         }
         let closed = cfg.interrupt.clone();
-        let out = solver.search(part, &cfg, &mut |s| {
+        let out = solver.search_part(&part.forced, &part.excluded, &cfg, &mut |s| {
             if closed.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
                 return Flow::Stop;
             }

@@ -32,11 +32,11 @@ pub fn split(solver: &mut Solver, roots: &[Part], want: usize) -> Result<Vec<Par
     let mut out = Vec::new();
     for root in roots {
         out.extend(
-            parallel::split(solver, &root.forced, each)?
+            parallel::split_part(solver, root, each)?
                 .into_iter()
                 .map(|p| Part {
-                    forced: p.forced,
                     weight: root.weight * p.weight,
+                    ..p
                 }),
         );
     }
@@ -69,11 +69,6 @@ impl Shard {
     pub fn new(core: Arc<Core>, parts: Vec<Part>) -> Shard {
         Shard { core, parts }
     }
-
-    /// The forced options of each part.
-    fn roots(&self) -> Vec<Vec<OptionId>> {
-        self.parts.iter().map(|p| p.forced.clone()).collect()
-    }
 }
 
 #[pymethods]
@@ -82,10 +77,16 @@ impl Shard {
     /// the way to its node.
     #[getter]
     fn parts(&self) -> Vec<Vec<u32>> {
-        self.parts
-            .iter()
-            .map(|p| p.forced.iter().map(|o| o.0).collect())
-            .collect()
+        self.parts.iter().map(|p| ids(&p.forced)).collect()
+    }
+
+    /// For each part, the option ids excluded on the way to its node: at an item with
+    /// a multiplicity interval, the options that the part's earlier siblings took
+    /// (empty lists where no item has one). A part's solutions are those with its
+    /// `parts` options and none of these.
+    #[getter]
+    fn excluded(&self) -> Vec<Vec<u32>> {
+        self.parts.iter().map(|p| ids(&p.excluded)).collect()
     }
 
     /// Each part's share of the model's whole search tree, by Knuth's estimate (the
@@ -135,7 +136,13 @@ impl Shard {
         node_limit: Option<u64>,
     ) -> PyResult<Solutions> {
         let limits = Limits::new(time_limit, node_limit);
-        Solutions::start(py, Arc::clone(&self.core), self.roots(), limit, &limits)
+        Solutions::start(
+            py,
+            Arc::clone(&self.core),
+            self.parts.clone(),
+            limit,
+            &limits,
+        )
     }
 
     /// Counts these parts for at most `seconds`, on `threads` threads (default 1;
@@ -208,8 +215,14 @@ impl Shard {
         let mut all: Vec<Bound<'py, PyAny>> = args.iter().collect();
         all.push(self.parts().into_pyobject(py)?.into_any());
         all.push(self.weights().into_pyobject(py)?.into_any());
+        all.push(self.excluded().into_pyobject(py)?.into_any());
         Ok((load, PyTuple::new(py, all)?))
     }
+}
+
+/// Option ids as Python sees them.
+fn ids(options: &[OptionId]) -> Vec<u32> {
+    options.iter().map(|o| o.0).collect()
 }
 
 /// One shard a part.
@@ -220,14 +233,44 @@ pub fn one_part_each(core: &Arc<Core>, parts: Vec<Part>) -> Vec<Shard> {
         .collect()
 }
 
-/// Checks parts from outside (a pickle: option ids, and weights or none) against the
-/// model. Parts without weights share the whole tree equally.
+/// Checks parts from outside (a pickle: option ids, and weights and exclusions or
+/// none) against the model. Parts without weights share the whole tree equally.
 pub fn parts_from_ids(
     core: &Core,
     ids: Vec<Vec<u32>>,
     weights: Option<Vec<f64>>,
+    excluded: Option<Vec<Vec<u32>>>,
 ) -> PyResult<Vec<Part>> {
     let n = core.matrix.problem.options.len();
+    let excluded = match excluded {
+        Some(e) if e.len() == ids.len() => e,
+        Some(e) => {
+            return Err(PyValueError::new_err(format!(
+                "{} exclusion lists for {} parts",
+                e.len(),
+                ids.len()
+            )));
+        }
+        None => vec![Vec::new(); ids.len()],
+    };
+    let options = |part: Vec<u32>| -> PyResult<Vec<OptionId>> {
+        part.into_iter()
+            .map(|o| {
+                if (o as usize) < n {
+                    Ok(OptionId(o))
+                } else {
+                    Err(PyValueError::new_err(format!(
+                        "option id {o} does not exist: the model has {n} options"
+                    )))
+                }
+            })
+            .collect()
+    };
+    if !excluded.iter().all(Vec::is_empty) && !core.matrix.problem.has_multiplicities() {
+        return Err(PyValueError::new_err(
+            "parts of a model without multiplicity intervals exclude no options",
+        ));
+    }
     let weights = match weights {
         Some(w) if w.len() == ids.len() => w,
         Some(w) => {
@@ -241,20 +284,13 @@ pub fn parts_from_ids(
     };
     ids.into_iter()
         .zip(weights)
-        .map(|(part, weight)| {
-            let forced = part
-                .into_iter()
-                .map(|o| {
-                    if (o as usize) < n {
-                        Ok(OptionId(o))
-                    } else {
-                        Err(PyValueError::new_err(format!(
-                            "option id {o} does not exist: the model has {n} options"
-                        )))
-                    }
-                })
-                .collect::<PyResult<_>>()?;
-            Ok(Part { forced, weight })
+        .zip(excluded)
+        .map(|((part, weight), out)| {
+            Ok(Part {
+                forced: options(part)?,
+                excluded: options(out)?,
+                weight,
+            })
         })
         .collect()
 }

@@ -93,7 +93,14 @@ pub(crate) fn write(path: &Path, identity: &Identity, kept: Kept<'_>) -> Result<
             let parts: Vec<Value> = frontier
                 .parts
                 .iter()
-                .map(|p| json!([p.weight, p.forced.iter().map(|o| o.0).collect::<Vec<_>>()]))
+                .map(|p| {
+                    let ids = |os: &[OptionId]| os.iter().map(|o| o.0).collect::<Vec<_>>();
+                    if p.excluded.is_empty() {
+                        json!([p.weight, ids(&p.forced)])
+                    } else {
+                        json!([p.weight, ids(&p.forced), ids(&p.excluded)])
+                    }
+                })
                 .collect();
             json!({
                 "complete": frontier.parts.is_empty(),
@@ -332,27 +339,46 @@ fn parse(text: &str, options: usize) -> Result<(Identity, Resumed), String> {
         .iter()
         .enumerate()
     {
-        let bad = || format!("part {} is not [weight, [option numbers]]", i + 1);
-        let pair = p.as_array().filter(|a| a.len() == 2).ok_or_else(bad)?;
-        let weight = pair[0]
+        let bad = || {
+            format!(
+                "part {} is not [weight, [option numbers]] or [weight, [option numbers], \
+                 [option numbers excluded]]",
+                i + 1
+            )
+        };
+        let list = p
+            .as_array()
+            .filter(|a| a.len() == 2 || a.len() == 3)
+            .ok_or_else(bad)?;
+        let weight = list[0]
             .as_f64()
             .filter(|w| (0.0..=1.0).contains(w))
             .ok_or_else(bad)?;
-        let forced = pair[1]
-            .as_array()
-            .ok_or_else(bad)?
-            .iter()
-            .map(|x| {
-                x.as_u64()
-                    .filter(|&x| (x as usize) < options)
-                    .map(|x| OptionId(x as u32))
-                    .ok_or(format!(
-                        "part {} names an option that this problem ({options} options) lacks",
-                        i + 1
-                    ))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        parts.push(Part { forced, weight });
+        let options = |v: &Value| -> Result<Vec<OptionId>, String> {
+            v.as_array()
+                .ok_or_else(bad)?
+                .iter()
+                .map(|x| {
+                    x.as_u64()
+                        .filter(|&x| (x as usize) < options)
+                        .map(|x| OptionId(x as u32))
+                        .ok_or(format!(
+                            "part {} names an option that this problem ({options} options) lacks",
+                            i + 1
+                        ))
+                })
+                .collect()
+        };
+        let forced = options(&list[1])?;
+        let excluded = match list.get(2) {
+            Some(v) => options(v)?,
+            None => Vec::new(),
+        };
+        parts.push(Part {
+            forced,
+            excluded,
+            weight,
+        });
     }
     distinct(&parts)?;
     if complete != parts.is_empty() {
@@ -444,24 +470,33 @@ fn memo_tally(memo: &Value, counted: Count, elapsed: Duration) -> Result<MemoSav
     })
 }
 
-/// Checks that the parts are distinct pieces of the tree: no option twice in a part, no
-/// part given twice (in any order of its options), and no part inside another (a part
-/// whose path starts with another part's path), any of which would count a subtree
-/// twice.
+/// Checks that the parts are distinct pieces of the tree: no option twice in a part
+/// (forced twice, or forced and excluded), no part given twice (in any order of its
+/// options), and no part inside another (a part whose path starts with the path of
+/// a part that excludes nothing), any of which would count a subtree twice. (Parts of
+/// a multiplicity problem exclude options, and a part that does may share its path
+/// with the parts beside it.)
 fn distinct(parts: &[Part]) -> Result<(), String> {
     use std::collections::{HashMap, HashSet};
     let mut paths: HashMap<&[OptionId], usize> = HashMap::with_capacity(parts.len());
-    let mut sets: HashMap<Vec<OptionId>, usize> = HashMap::with_capacity(parts.len());
+    let mut sets: HashMap<(Vec<OptionId>, Vec<OptionId>), usize> =
+        HashMap::with_capacity(parts.len());
     for (i, p) in parts.iter().enumerate() {
         let mut set = p.forced.clone();
         set.sort_unstable();
-        if set.windows(2).any(|w| w[0] == w[1]) {
+        let mut out = p.excluded.clone();
+        out.sort_unstable();
+        let mut all = [&set[..], &out[..]].concat();
+        all.sort_unstable();
+        if all.windows(2).any(|w| w[0] == w[1]) {
             return Err(format!("part {} names an option twice", i + 1));
         }
-        if let Some(j) = sets.insert(set, i) {
+        if let Some(j) = sets.insert((set, out), i) {
             return Err(format!("parts {} and {} are the same part", j + 1, i + 1));
         }
-        paths.insert(&p.forced, i);
+        if p.excluded.is_empty() {
+            paths.insert(&p.forced, i);
+        }
     }
     let mut seen: HashSet<&[OptionId]> = HashSet::new();
     for (i, p) in parts.iter().enumerate() {

@@ -81,7 +81,8 @@ pub(super) fn count(
                 count_only: true,
                 ..config.clone()
             };
-            let out = solver.search(&part.forced, &each, &mut |_| Flow::Continue)?;
+            let out =
+                solver.search_part(&part.forced, &part.excluded, &each, &mut |_| Flow::Continue)?;
             add(&mut outcome.stats, &out.stats);
             outcome.end = out.end;
             if out.end != End::Exhausted {
@@ -101,10 +102,7 @@ pub(super) fn count(
         None => {
             let parts = match task.shard {
                 Some(x) => parallel::shard(solver, forced, x.k, x.n)?,
-                None => vec![Part {
-                    forced: forced.to_vec(),
-                    weight: 1.0,
-                }],
+                None => vec![Part::root(forced)],
             };
             (parts, None)
         }
@@ -228,7 +226,13 @@ pub fn count_parts(
     };
     for (i, part) in parts.iter().enumerate() {
         let out = match config.left_after(start, counted.stats.nodes) {
-            Some(cfg) => parallel::count(solver, &part.forced, &cfg, 1)?,
+            Some(cfg) => {
+                let cfg = SearchConfig {
+                    count_only: true,
+                    ..cfg
+                };
+                solver.search_part(&part.forced, &part.excluded, &cfg, &mut |_| Flow::Continue)?
+            }
             None => Outcome {
                 stats: Stats::default(),
                 end: End::Cut(Limit::Time),

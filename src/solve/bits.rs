@@ -20,9 +20,21 @@
 //!
 //! Used when the matrix is small enough that a bitset of the options is a handful of
 //! words: at most [`MAX_OPTIONS`] options (see [`Bits::fits`]).
+//!
+//! # Multiplicities
+//!
+//! With multiplicity intervals each primary item also has a *need* (options it must
+//! still take, negative once it may take fewer than its room) and a constant *slack*,
+//! as in [`super::multi`], whose levels it follows: an exactly-once item is branched
+//! on as above, a multiplicity item on a level that tweaks (each option tried is
+//! excluded before the next, and the last child may take none). Taking an option then
+//! excludes itself, the options of its items that may take no more, and those of
+//! another color on its secondary items; an item is closed (flagged) when its last
+//! option goes and it needs none, and a branch dies when an item has fewer options
+//! than it needs. The exclusions depend on the needs, so they are not precomputed.
 
-use super::structure::{ItemOrder, Mark, Structure};
-use crate::problem::{ColorId, OptionId, Problem};
+use super::structure::{ItemOrder, Mark, NONE, Structure};
+use crate::problem::{ColorId, ItemKind, OptionId, Problem};
 
 /// Added to the count of a primary item once an option that holds it is committed:
 /// the item is never least again, and later decrements leave it large (an item loses
@@ -97,12 +109,22 @@ pub(crate) struct Bits {
     /// Scratch: the options a commit kills, one longer than the options (see
     /// [`Kills::run`]).
     list: Vec<u32>,
+    /// With multiplicities: per primary item, the options it must still take, and its
+    /// slack and upper bound at the start (see the module documentation); all empty
+    /// without.
+    need: Vec<i16>,
+    slack: Vec<i16>,
+    cap: Vec<u32>,
+    /// Save points of the needs, end to end.
+    saved_need: Vec<i16>,
+    /// Whether the level last laid out tweaks.
+    tweaking: bool,
 }
 
 impl Bits {
     /// Whether `problem` is small enough for this engine.
     pub fn fits(problem: &Problem) -> bool {
-        problem.options.len() <= MAX_OPTIONS && !problem.has_multiplicities()
+        problem.options.len() <= MAX_OPTIONS
     }
 
     /// Builds the structure of a valid problem that [`Bits::fits`]. Primary items come
@@ -194,7 +216,16 @@ impl Bits {
             cand: Vec::new(),
             kill: vec![0; words],
             list: vec![0; m + 1],
+            need: Vec::new(),
+            slack: Vec::new(),
+            cap: Vec::new(),
+            saved_need: Vec::new(),
+            tweaking: false,
         };
+        if problem.has_multiplicities() {
+            bits.bounds(problem);
+            return bits;
+        }
         if m * words * 8 <= EXCLUDES_BYTES {
             let mut excludes = Vec::with_capacity(m * words);
             for x in 0..m {
@@ -204,6 +235,158 @@ impl Bits {
             bits.excludes = excludes;
         }
         bits
+    }
+
+    /// Sets up the needs and slacks of a problem with multiplicities, normalized as
+    /// [`super::multi::Multi::new`] does, and the state every search starts from: the
+    /// items that may take no option closed, their options excluded; items with no
+    /// option that need none closed.
+    fn bounds(&mut self, problem: &Problem) {
+        let n1 = self.count.len();
+        let cap_of = |c: usize| i32::from(i16::try_from(c).unwrap_or(i16::MAX));
+        for u in 0..n1 {
+            let ItemKind::Primary { bounds } = problem.item(self.order.item_id[u]).kind else {
+                unreachable!("internal items 0..n1 are primary");
+            };
+            let len = i32::from(self.count[u]);
+            // The counts are at most MAX_OPTIONS: a lower bound above that is a dead
+            // end as surely as the bound itself.
+            let lo = cap_of(bounds.lo.min(MAX_OPTIONS as u32 + 1) as usize);
+            let hi = bounds
+                .hi
+                .map_or(i32::MAX, |h| h.min(i32::MAX as u32) as i32);
+            let b = hi.min(len.max(lo));
+            self.need.push(lo as i16);
+            self.slack.push((b - lo) as i16);
+            self.cap.push(b as u32);
+        }
+        let mut ignored = 0;
+        for u in 0..n1 {
+            if self.count[u] >= COVERED {
+                continue;
+            }
+            if i32::from(self.need[u]) + i32::from(self.slack[u]) == 0 {
+                self.count[u] += COVERED;
+                let w = self.words;
+                self.kill.copy_from_slice(&self.sets[u * w..][..w]);
+                self.kill_multi::<false>(&mut ignored);
+            } else if self.count[u] == 0 && self.need[u] <= 0 {
+                self.count[u] += COVERED;
+            }
+        }
+        self.forced_moves.clear();
+    }
+
+    /// Whether the problem has multiplicities.
+    #[inline(always)]
+    fn multi(&self) -> bool {
+        !self.need.is_empty() || !self.cap.is_empty()
+    }
+
+    /// Takes option `x` with multiplicities: its primary items need one option less,
+    /// and those that may take no more are covered, their options excluded; its
+    /// secondary items are purified; `x` itself leaves the live set. With `CHECK`,
+    /// `false` at the first item left with fewer options than it needs.
+    fn take_multi<const CHECK: bool>(&mut self, x: u32, updates: &mut u64) -> bool {
+        let (w, n1) = (self.words, self.count.len() as u32);
+        let x = x as usize;
+        self.only(x);
+        let (from, to) = (
+            self.entry_start[x] as usize,
+            self.entry_start[x + 1] as usize,
+        );
+        for k in from..to {
+            let e = self.entries[k];
+            let u = e.item as usize;
+            let set = &self.sets[u * w..][..w];
+            if e.item < n1 {
+                if self.count[u] >= COVERED {
+                    continue;
+                }
+                *updates += 1;
+                let need = self.need[u] - 1;
+                self.need[u] = need;
+                if need + self.slack[u] == 0 {
+                    self.count[u] += COVERED;
+                    for (k, s) in self.kill.iter_mut().zip(set) {
+                        *k |= s;
+                    }
+                }
+            } else if e.agree == u32::MAX {
+                for (k, s) in self.kill.iter_mut().zip(set) {
+                    *k |= s;
+                }
+            } else {
+                let same = &self.agree[e.agree as usize * w..][..w];
+                for ((k, s), a) in self.kill.iter_mut().zip(set).zip(same) {
+                    *k |= s & !a;
+                }
+            }
+        }
+        self.kill_multi::<CHECK>(updates)
+    }
+
+    /// Excludes option `x` alone (a tweak, or an exclusion of a part), checking with
+    /// `CHECK` that no item is left with fewer options than it needs.
+    fn drop_multi<const CHECK: bool>(&mut self, x: u32, updates: &mut u64) -> bool {
+        self.only(x as usize);
+        self.kill_multi::<CHECK>(updates)
+    }
+
+    /// Sets `kill` to option `x` alone, each word written once: a `fill` then an OR
+    /// into one word stalled on the store of the fill (half of a commit's time).
+    #[inline(always)]
+    fn only(&mut self, x: usize) {
+        for (i, k) in self.kill.iter_mut().enumerate() {
+            *k = if i == x / 64 { 1 << (x % 64) } else { 0 };
+        }
+    }
+
+    /// The live options of `kill` leave the live set, with multiplicities.
+    fn kill_multi<const CHECK: bool>(&mut self, updates: &mut u64) -> bool {
+        Kills {
+            excluded: &self.kill,
+            live: &mut self.live,
+            count: &mut self.count,
+            primary: &self.primary,
+            primary_at: &self.primary_at,
+            forced_moves: &mut self.forced_moves,
+            list: &mut self.list,
+            updates,
+        }
+        .dispatch_multi::<CHECK>(self.arity, &self.need)
+    }
+
+    /// With multiplicities, SSMCC's choice (see [`super::multi::Multi`]): a forced
+    /// move if one was noted, else the active primary item of least branching degree,
+    /// then least `min(slack, bound)`, then most options, then first declared.
+    fn choose_multi(&mut self) -> Option<u32> {
+        while let Some(u) = self.forced_moves.pop() {
+            let c = self.count[u as usize];
+            if c < COVERED && c <= self.need[u as usize].max(0) {
+                return Some(u);
+            }
+        }
+        let mut best = u64::MAX;
+        for (u, ((&c, &n), &sl)) in self
+            .count
+            .iter()
+            .zip(&self.need)
+            .zip(&self.slack)
+            .enumerate()
+        {
+            // Every field below 2^13 (counts are at most MAX_OPTIONS): one number, the
+            // least found without a branch; a dead end (degree 0 or less) is least.
+            let degree = (i32::from(c) - i32::from(n).max(0) + 1).max(0) as u64;
+            let room = i32::from(sl).min(i32::from(n) + i32::from(sl)).max(0) as u64;
+            let key = if c >= COVERED {
+                u64::MAX
+            } else {
+                degree << 50 | room << 37 | (MAX_OPTIONS as u64 - c as u64) << 24 | u as u64
+            };
+            best = best.min(key);
+        }
+        (best != u64::MAX).then_some((best & 0xff_ffff) as u32)
     }
 
     /// The entries of option `o`.
@@ -365,6 +548,65 @@ fn own_items(arity: usize, primary_at: &[u32], x: usize) -> std::ops::Range<usiz
 }
 
 impl Kills<'_> {
+    /// [`Kills::run_multi`] for options of `arity` primary items each (0: not uniform).
+    #[inline(always)]
+    fn dispatch_multi<const CHECK: bool>(self, arity: u32, need: &[i16]) -> bool {
+        match arity {
+            1 => self.run_multi::<1, CHECK>(need),
+            2 => self.run_multi::<2, CHECK>(need),
+            3 => self.run_multi::<3, CHECK>(need),
+            4 => self.run_multi::<4, CHECK>(need),
+            _ => self.run_multi::<0, CHECK>(need),
+        }
+    }
+
+    /// [`Kills::run`] with multiplicities: an active item's count is checked against
+    /// its need (`need`): fewer is a dead branch (with `CHECK`), none when it needs
+    /// none closes it, exactly as many is a forced move.
+    #[inline(always)]
+    fn run_multi<const K: usize, const CHECK: bool>(self, need: &[i16]) -> bool {
+        let Kills {
+            excluded,
+            live,
+            count,
+            primary,
+            primary_at,
+            forced_moves,
+            list: _,
+            updates,
+        } = self;
+        let mut done = 0u64;
+        for (wi, (k, l)) in excluded.iter().zip(live.iter_mut()).enumerate() {
+            let mut bits = *k & *l;
+            *l ^= bits;
+            while bits != 0 {
+                let o = wi * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let items = &primary[own_items(K, primary_at, o)];
+                done += items.len() as u64;
+                for &p in items {
+                    let c = count[p as usize] - 1;
+                    count[p as usize] = c;
+                    if c < COVERED {
+                        let n = need[p as usize];
+                        if c < n {
+                            if CHECK {
+                                *updates += done;
+                                return false;
+                            }
+                        } else if c == 0 {
+                            count[p as usize] = COVERED;
+                        } else if c == n {
+                            forced_moves.push(p);
+                        }
+                    }
+                }
+            }
+        }
+        *updates += done;
+        true
+    }
+
     /// [`Kills::run`] for options of `arity` primary items each (0: not uniform).
     #[inline(always)]
     fn dispatch<const CHECK: bool>(self, arity: u32) -> bool {
@@ -449,6 +691,7 @@ impl Structure for Bits {
         let at = (self.saved.len() / self.words) as u32;
         self.saved.extend_from_slice(&self.live);
         self.saved_count.extend_from_slice(&self.count);
+        self.saved_need.extend_from_slice(&self.need);
         Mark(at)
     }
 
@@ -460,18 +703,25 @@ impl Structure for Bits {
         self.live.copy_from_slice(&self.saved[at * w..(at + 1) * w]);
         self.count
             .copy_from_slice(&self.saved_count[at * n..(at + 1) * n]);
+        let k = self.need.len();
+        self.need
+            .copy_from_slice(&self.saved_need[at * k..(at + 1) * k]);
     }
 
     #[inline]
     fn release<const TRAIL: bool>(&mut self, m: Mark) {
         self.saved.truncate(m.0 as usize * self.words);
         self.saved_count.truncate(m.0 as usize * self.count.len());
+        self.saved_need.truncate(m.0 as usize * self.need.len());
     }
 
     /// The first declared active primary item with the fewest live options, unless a
     /// forced move was noted.
     #[inline]
     fn choose(&mut self) -> Option<u32> {
+        if self.multi() {
+            return self.choose_multi();
+        }
         while let Some(u) = self.forced_moves.pop() {
             // Still active (not covered) with one option.
             if self.count[u as usize] <= 1 {
@@ -497,12 +747,28 @@ impl Structure for Bits {
     ) -> std::ops::Range<u32> {
         let w = self.words;
         self.cand.truncate(at as usize);
+        self.tweaking = false;
+        let (mut degree, mut closes) = (i32::from(self.count[i as usize].max(0)), false);
+        if self.multi() {
+            let (c, n, sl) = (
+                i32::from(self.count[i as usize]),
+                i32::from(self.need[i as usize]),
+                i32::from(self.slack[i as usize]),
+            );
+            degree = c - n.max(0) + 1;
+            if degree <= 0 {
+                return at..at;
+            }
+            closes = degree > c;
+            self.tweaking = degree > 1 && !(n == 1 && sl == 0);
+        }
         let (first, end) = self.spans[i as usize];
         let (first, end) = (first as usize, end as usize);
         let set = &self.sets[i as usize * w..][first..end];
         // The item's count is the number of its live options: the scan stops at the
-        // last of them (a forced move's single option is often in an early word).
-        let last = at as usize + self.count[i as usize].max(0) as usize;
+        // last of them (a forced move's single option is often in an early word), or
+        // at the last of those a multiplicity item's level takes.
+        let last = at as usize + (degree - i32::from(closes)) as usize;
         self.cand.reserve(last - at as usize);
         for (wi, (s, l)) in set.iter().zip(&self.live[first..end]).enumerate() {
             let mut bits = s & l;
@@ -515,7 +781,56 @@ impl Structure for Bits {
                 break;
             }
         }
+        self.cand.truncate(last);
+        if closes {
+            self.cand.push(NONE);
+        }
         at..self.cand.len() as u32
+    }
+
+    fn tweaking(&self) -> bool {
+        self.tweaking
+    }
+
+    fn exclude<const TRAIL: bool>(&mut self, x: u32, updates: &mut u64) -> bool {
+        self.drop_multi::<true>(x, updates)
+    }
+
+    /// The exclusion is written into the copy of `m`: the option's word of the live
+    /// set and its primary items' counts are all it changes.
+    fn exclude_saved<const TRAIL: bool>(
+        &mut self,
+        x: u32,
+        m: Mark,
+        updates: &mut u64,
+    ) -> Option<Mark> {
+        if !self.drop_multi::<true>(x, updates) {
+            return None;
+        }
+        let (w, n, at) = (self.words, self.count.len(), m.0 as usize);
+        let word = x as usize / 64;
+        self.saved[at * w + word] = self.live[word];
+        for &p in &self.primary[self.own(x as usize)] {
+            self.saved_count[at * n + p as usize] = self.count[p as usize];
+        }
+        Some(m)
+    }
+
+    fn exclude_forced<const TRAIL: bool>(&mut self, excluded: &[OptionId], updates: &mut u64) {
+        for &o in excluded {
+            let x = o.0 as usize;
+            if self.live[x / 64] >> (x % 64) & 1 == 1 {
+                self.drop_multi::<false>(o.0, updates);
+            }
+        }
+    }
+
+    fn capacity(&self, i: u32) -> u32 {
+        self.cap.get(i as usize).copied().unwrap_or(1)
+    }
+
+    fn has_bounds(&self) -> bool {
+        self.multi()
     }
 
     #[inline]
@@ -525,6 +840,14 @@ impl Structure for Bits {
 
     #[inline]
     fn commit<const TRAIL: bool>(&mut self, x: u32, check: bool, updates: &mut u64) -> bool {
+        if self.multi() {
+            return x == NONE
+                || if check {
+                    self.take_multi::<true>(x, updates)
+                } else {
+                    self.take_multi::<false>(x, updates)
+                };
+        }
         if check {
             self.take::<true>(x, updates)
         } else {
@@ -537,6 +860,12 @@ impl Structure for Bits {
     /// one from its items' counts, as the commits one by one would (no option is
     /// killed twice either way), without a pass over the live set per option.
     fn commit_forced<const TRAIL: bool>(&mut self, forced: &[OptionId], updates: &mut u64) {
+        if self.multi() {
+            for &o in forced {
+                self.take_multi::<false>(o.0, updates);
+            }
+            return;
+        }
         if self.excludes.is_empty() {
             for &o in forced {
                 self.take::<false>(o.0, updates);
@@ -594,6 +923,8 @@ impl Structure for Bits {
         use std::hash::Hash;
         self.live.hash(h);
         self.count.hash(h);
+        self.need.hash(h);
+        self.saved_need.len().hash(h);
         self.saved.len().hash(h);
         self.saved_count.len().hash(h);
     }

@@ -50,11 +50,11 @@ pub(crate) const CURRENT: i32 = 1 << 29;
 /// Added to the size of an item covered or purified before the current commit.
 pub(crate) const EARLIER: i32 = 1 << 30;
 /// The live count inside a flagged size.
-const LIVE: i32 = CURRENT - 1;
+pub(crate) const LIVE: i32 = CURRENT - 1;
 
 /// Problems with at most this many items save every size at every save point; larger
 /// ones keep a trail of changed sizes (see the module documentation).
-const COPY_MAX_ITEMS: usize = 2048;
+pub(crate) const COPY_MAX_ITEMS: usize = 2048;
 
 /// One matrix entry, 8 bytes; a spacer closes every option.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -111,7 +111,7 @@ enum Undo {
 }
 
 /// Largest number of nodes of which a pristine copy is kept (8 + 4 bytes a node).
-const PRISTINE_MAX_NODES: usize = 1 << 20;
+pub(crate) const PRISTINE_MAX_NODES: usize = 1 << 20;
 
 /// Why a problem does not fit in the engine's indices.
 #[derive(Debug)]
@@ -139,13 +139,26 @@ macro_rules! round_option {
     }};
 }
 
-impl Cells {
-    /// Builds the structure of a valid problem (see [`Problem::validate`]) without
-    /// multiplicities. Primary items come first internally, in their order, then the
-    /// secondary ones, so that ties in the item choice go to the first declared.
-    /// Save points are copies for small problems and a trail for large ones, or a trail
-    /// whatever the size with `trail`.
-    pub fn new(problem: &Problem, trail: bool) -> Result<Cells, TooLarge> {
+pub(crate) use round_option;
+
+/// The sparse sets of a problem as built, before any search: shared by dancing cells
+/// and their multiplicity variant ([`super::multi`]).
+pub(crate) struct Laid {
+    pub nd: Vec<Node>,
+    pub set: Vec<u32>,
+    /// Each item's number of options.
+    pub len: Vec<i32>,
+    pub clr: Vec<u32>,
+    pub base: Vec<u32>,
+    pub order: ItemOrder,
+    pub option_start: Vec<u32>,
+}
+
+impl Laid {
+    /// Lays out the nodes and the sets of a valid problem (see [`Problem::validate`]):
+    /// primary items first internally, in their order, then the secondary ones, so that
+    /// ties in the item choice go to the first declared.
+    pub fn out(problem: &Problem) -> Result<Laid, TooLarge> {
         let n = problem.items.len();
         let nodes = 1 + problem.entry_count() + problem.options.len();
         if nodes >= i32::MAX as usize || problem.options.len() >= LIVE as usize {
@@ -203,6 +216,35 @@ impl Cells {
             }
         }
         option_start.push(nd.len() as u32);
+        Ok(Laid {
+            nd,
+            set,
+            len,
+            clr,
+            base,
+            order,
+            option_start,
+        })
+    }
+}
+
+impl Cells {
+    /// Builds the structure of a valid problem (see [`Problem::validate`]) without
+    /// multiplicities. Primary items come first internally, in their order, then the
+    /// secondary ones, so that ties in the item choice go to the first declared.
+    /// Save points are copies for small problems and a trail for large ones, or a trail
+    /// whatever the size with `trail`.
+    pub fn new(problem: &Problem, trail: bool) -> Result<Cells, TooLarge> {
+        let Laid {
+            nd,
+            set,
+            len,
+            clr,
+            base,
+            order,
+            option_start,
+        } = Laid::out(problem)?;
+        let n = len.len();
         let undo = if n <= COPY_MAX_ITEMS && !trail {
             Undo::Copy(Vec::new())
         } else {
@@ -353,7 +395,14 @@ impl Cells {
 /// size. A free function on slices, so that the loop of [`Cells::hide`] keeps the
 /// arrays' addresses in registers (see there).
 #[inline(always)]
-fn delete(nd: &mut [Node], set: &mut [u32], size: &mut [i32], base: &[u32], x: u32, u: u32) -> i32 {
+pub(crate) fn delete(
+    nd: &mut [Node],
+    set: &mut [u32],
+    size: &mut [i32],
+    base: &[u32],
+    x: u32,
+    u: u32,
+) -> i32 {
     let s = size[u as usize] - 1;
     size[u as usize] = s;
     let last_at = base[u as usize] + (s & LIVE) as u32;
@@ -378,7 +427,7 @@ fn note(trail: &mut Vec<(u32, i32)>, stamp: &mut [u32], now: u32, i: u32, s: i32
 /// Moves to a new save point. When the stamps wrap round, they are all forgotten:
 /// recording an item twice is harmless (the older size is written back last), missing
 /// one is not.
-fn next_stamp(stamp: &mut [u32], now: &mut u32) {
+pub(crate) fn next_stamp(stamp: &mut [u32], now: &mut u32) {
     *now = now.wrapping_add(1);
     if *now == 0 {
         stamp.fill(0);

@@ -9,15 +9,21 @@
 //! its parent's save point, so leaving the loop early needs no unwinding: the caller
 //! restores the save point taken before the forced options.
 //!
+//! A level at a multiplicity item *tweaks* (see [`Structure::tweaking`]): the item stays
+//! open, and before each option after the first, the one tried before it is excluded
+//! for the rest of the level and the save point moved after the exclusion, so that no
+//! set of options is met twice. A part of the tree (given away, or split off) is then
+//! the options taken on the way down and the options excluded.
+//!
 //! Counters: `nodes` counts entries into a node, solutions included, as in DLX1;
 //! `updates` counts deletions from sets and items taken out of the active sets, as in
 //! SSXCC. Both differ from DLX1's for the same problem, since the tree differs.
 
 use crate::clock::Instant;
 
-use super::structure::{Mark, Structure};
+use super::structure::{Mark, NONE, Structure};
 use crate::problem::OptionId;
-use crate::solve::share::{Part, Share, Want};
+use crate::solve::share::{Child, Part, Share, Want};
 use crate::solve::{
     Clash, ClashKind, End, Flow, Limit, Outcome, SearchConfig, Stats, check_clock, color_clash,
     forced_twice,
@@ -38,6 +44,8 @@ struct Frame {
     mark: Option<Mark>,
     /// Whether an option of this level was tried, so the next must restore first.
     tried: bool,
+    /// Whether the level tweaks: each option tried is excluded before the next.
+    tweak: bool,
 }
 
 /// An engine: the structure and the bookkeeping of forced options.
@@ -52,6 +60,8 @@ pub(crate) struct Engine<S> {
     forced_by: Vec<u32>,
     /// The color (0: none) the first forced option gave each item.
     claim: Vec<u32>,
+    /// How many forced options cover each item (multiplicities).
+    taken: Vec<u32>,
 }
 
 impl<S: Structure> Engine<S> {
@@ -64,16 +74,18 @@ impl<S: Structure> Engine<S> {
             choice: Vec::with_capacity(n1 + 1),
             forced_by: vec![u32::MAX; n],
             claim: vec![0; n],
+            taken: vec![0; n],
             s,
         }
     }
 
-    /// Searches with `forced` committed first; see [`crate::solve::Solver::search`].
-    /// The loop is compiled once for each kind of save point (`run::<true>` keeps a
-    /// trail of changed sizes, `run::<false>` copies them).
+    /// Searches with `forced` committed first and `excluded` excluded after them; see
+    /// [`crate::solve::Solver::search`]. The loop is compiled once for each kind of save
+    /// point (`run::<true>` keeps a trail of changed sizes, `run::<false>` copies them).
     pub fn search(
         &mut self,
         forced: &[OptionId],
+        excluded: &[OptionId],
         solution: &mut Vec<OptionId>,
         config: &SearchConfig,
         on_solution: &mut dyn FnMut(&[OptionId]) -> Flow,
@@ -82,22 +94,24 @@ impl<S: Structure> Engine<S> {
         solution.clear();
         solution.extend_from_slice(forced);
         if self.s.trails() {
-            self.at_node::<true, _>(forced, |e| {
-                e.run::<true>(solution, config, on_solution, start)
+            self.at_node::<true, _>(forced, excluded, |e| {
+                e.run::<true>(excluded, solution, config, on_solution, start)
             })
         } else {
-            self.at_node::<false, _>(forced, |e| {
-                e.run::<false>(solution, config, on_solution, start)
+            self.at_node::<false, _>(forced, excluded, |e| {
+                e.run::<false>(excluded, solution, config, on_solution, start)
             })
         }
     }
 
     /// Checks each forced option against those before it, commits them all if none
-    /// clashes (in one batch: see [`Structure::commit_forced`]), runs `then` at the node
-    /// they reach, and puts everything back, whatever `then` did.
+    /// clashes (in one batch: see [`Structure::commit_forced`]), excludes `excluded`,
+    /// runs `then` at the node they reach, and puts everything back, whatever `then`
+    /// did.
     fn at_node<const TRAIL: bool, R>(
         &mut self,
         forced: &[OptionId],
+        excluded: &[OptionId],
         then: impl FnOnce(&mut Self) -> R,
     ) -> Result<R, Clash> {
         let root = self.s.save::<TRAIL>();
@@ -118,6 +132,9 @@ impl<S: Structure> Engine<S> {
                 self.s.commit_forced::<TRAIL>(forced, &mut ignored);
             }
         }
+        if clash.is_none() {
+            self.s.exclude_forced::<TRAIL>(excluded, &mut ignored);
+        }
         self.s.forget_forced_moves();
         let result = match clash {
             Some(c) => Err(c),
@@ -135,22 +152,36 @@ impl<S: Structure> Engine<S> {
     /// together all of them. `None` when `forced` is itself a solution (no primary item
     /// left); an empty list when the node has none (an item left with no option). A
     /// clash among the forced options is an error, as in a search.
-    pub fn branch(&mut self, forced: &[OptionId]) -> Result<Option<Vec<OptionId>>, Clash> {
+    pub fn branch(
+        &mut self,
+        forced: &[OptionId],
+        excluded: &[OptionId],
+    ) -> Result<Option<Vec<Child>>, Clash> {
         if self.s.trails() {
-            self.at_node::<true, _>(forced, Self::children::<true>)
+            self.at_node::<true, _>(forced, excluded, Self::children::<true>)
         } else {
-            self.at_node::<false, _>(forced, Self::children::<false>)
+            self.at_node::<false, _>(forced, excluded, Self::children::<false>)
         }
     }
 
-    /// The options of the item the search would branch on now, or `None` at a solution.
-    /// Covers that item: the caller restores.
-    fn children<const TRAIL: bool>(&mut self) -> Option<Vec<OptionId>> {
+    /// The children of the item the search would branch on now, or `None` at a
+    /// solution. Covers that item: the caller restores.
+    fn children<const TRAIL: bool>(&mut self) -> Option<Vec<Child>> {
         let best = self.s.choose()?;
         let mut ignored = 0;
         let live = self.s.cover_chosen::<TRAIL>(best, 0, &mut ignored);
+        let tweak = self.s.tweaking();
+        let options: Vec<u32> = live.map(|r| self.s.candidate(r)).collect();
         Some(
-            live.map(|r| self.s.option_of(self.s.candidate(r)))
+            (0..options.len())
+                .map(|k| Child {
+                    take: (options[k] != NONE).then(|| self.s.option_of(options[k])),
+                    exclude: if tweak {
+                        options[..k].iter().map(|&x| self.s.option_of(x)).collect()
+                    } else {
+                        Vec::new()
+                    },
+                })
                 .collect(),
         )
     }
@@ -159,6 +190,7 @@ impl<S: Structure> Engine<S> {
     fn claim_items(&mut self, forced: &[OptionId], k: usize) {
         for (i, color) in self.s.entries(forced[k]) {
             let i = i as usize;
+            self.taken[i] += 1;
             if self.forced_by[i] == u32::MAX {
                 self.forced_by[i] = k as u32;
                 self.claim[i] = color;
@@ -171,11 +203,15 @@ impl<S: Structure> Engine<S> {
         for &o in forced {
             for (i, _) in self.s.entries(o) {
                 self.forced_by[i as usize] = u32::MAX;
+                self.taken[i as usize] = 0;
             }
         }
     }
 
-    /// Whether forced option `forced[k]` clashes with those before it.
+    /// Whether forced option `forced[k]` clashes with those before it: covers a primary
+    /// item more often than it may be covered (as Algorithm M's engine says it where
+    /// items have bounds), or gives a secondary item another color, or none where
+    /// another gave one.
     fn check_forced(&self, forced: &[OptionId], k: usize) -> Option<Clash> {
         let s = &self.s;
         let o = forced[k];
@@ -185,16 +221,26 @@ impl<S: Structure> Engine<S> {
         }
         s.entries(o).find_map(|(i, has)| {
             let by = self.forced_by[i as usize];
-            if by == u32::MAX {
-                return None;
-            }
             let kind = if i < s.primary_count() {
-                ClashKind::Shared
+                if self.taken[i as usize] < s.capacity(i) {
+                    return None;
+                }
+                if s.has_bounds() {
+                    ClashKind::Multiplicity
+                } else {
+                    ClashKind::Shared
+                }
+            } else if by == u32::MAX {
+                return None;
             } else {
                 color_clash(self.claim[i as usize], has)?
             };
             Some(Clash {
-                first: forced[by as usize],
+                first: if by == u32::MAX {
+                    o
+                } else {
+                    forced[by as usize]
+                },
                 second: o,
                 item: s.item_id(i),
                 kind,
@@ -205,6 +251,7 @@ impl<S: Structure> Engine<S> {
     /// The loop proper, with the forced options committed.
     fn run<const TRAIL: bool>(
         &mut self,
+        excluded: &[OptionId],
         solution: &mut Vec<OptionId>,
         config: &SearchConfig,
         on_solution: &mut dyn FnMut(&[OptionId]) -> Flow,
@@ -220,7 +267,7 @@ impl<S: Structure> Engine<S> {
             // Enter a node.
             if stats.nodes >= node_limit {
                 if let Some(share) = &config.share {
-                    self.give_all(&solution[..forced], level, &**share);
+                    self.give_all((&solution[..forced], excluded), level, &**share);
                 }
                 end = End::Cut(Limit::Nodes);
                 break;
@@ -237,9 +284,11 @@ impl<S: Structure> Engine<S> {
                     };
                     match want {
                         Want::Nothing => {}
-                        Want::Some => self.give_shallowest(&solution[..forced], level, &**share),
+                        Want::Some => {
+                            self.give_shallowest((&solution[..forced], excluded), level, &**share)
+                        }
                         Want::All => {
-                            self.give_all(&solution[..forced], level, &**share);
+                            self.give_all((&solution[..forced], excluded), level, &**share);
                             // The node being entered is given away, not explored here.
                             stats.nodes -= 1;
                         }
@@ -260,7 +309,12 @@ impl<S: Structure> Engine<S> {
                     if !config.count_only {
                         solution.truncate(forced);
                         let st = &self.s;
-                        solution.extend(self.choice[..level].iter().map(|&x| st.option_of(x)));
+                        solution.extend(
+                            self.choice[..level]
+                                .iter()
+                                .filter(|&&x| x != NONE)
+                                .map(|&x| st.option_of(x)),
+                        );
                         if on_solution(solution) == Flow::Stop {
                             end = End::Stopped;
                             break;
@@ -283,6 +337,7 @@ impl<S: Structure> Engine<S> {
                         len: live.end - live.start,
                         mark,
                         tried: false,
+                        tweak: mark.is_some() && self.s.tweaking(),
                     };
                     if level == self.frames.len() {
                         self.frames.push(frame);
@@ -300,7 +355,7 @@ impl<S: Structure> Engine<S> {
                     break 'node;
                 }
                 let f = &mut self.frames[level - 1];
-                let (mark, tried) = (f.mark, f.tried);
+                let (mark, tried, tweak) = (f.mark, f.tried, f.tweak);
                 if f.next == f.end {
                     // This level is done; the level above restores its own save point,
                     // which undoes this level's cover, before its next option.
@@ -316,6 +371,18 @@ impl<S: Structure> Engine<S> {
                 // The level's save point is where the previous option left off.
                 if tried && let Some(m) = mark {
                     self.s.restore::<TRAIL>(m);
+                    if tweak {
+                        // The option tried before is out for the rest of the level, and
+                        // the save point moves after that.
+                        let before = self.choice[level - 1];
+                        let moved = self.s.exclude_saved::<TRAIL>(before, m, &mut stats.updates);
+                        let f = &mut self.frames[level - 1];
+                        f.mark = moved;
+                        if moved.is_none() {
+                            f.next = f.end;
+                            continue;
+                        }
+                    }
                 }
                 self.choice[level - 1] = x;
                 if self.s.commit::<TRAIL>(x, true, &mut stats.updates) {
@@ -338,18 +405,48 @@ impl<S: Structure> Engine<S> {
         let s = &self.s;
         let mut path = Vec::with_capacity(forced.len() + level + 1);
         path.extend_from_slice(forced);
-        path.extend(self.choice[..level].iter().map(|&x| s.option_of(x)));
-        path.extend(last.map(|x| s.option_of(x)));
+        path.extend(
+            self.choice[..level]
+                .iter()
+                .chain(last.as_ref())
+                .filter(|&&x| x != NONE)
+                .map(|&x| s.option_of(x)),
+        );
         path
     }
 
+    /// The options excluded on the way to the node at `level` (`excluded`, then those
+    /// the tweaking levels above it tried before their current one), then, at `level`
+    /// itself when it tweaks, those before its candidate at position `upto`.
+    fn exclusions(&self, excluded: &[OptionId], level: usize, upto: Option<u32>) -> Vec<OptionId> {
+        let s = &self.s;
+        let mut out = excluded.to_vec();
+        for f in self.frames[..level].iter().filter(|f| f.tweak) {
+            // The level's current candidate is at `next - 1`.
+            out.extend((f.first..f.next - 1).map(|r| s.option_of(s.candidate(r))));
+        }
+        if let Some(r) = upto {
+            let f = &self.frames[level];
+            if f.tweak {
+                out.extend((f.first..r).map(|r| s.option_of(s.candidate(r))));
+            }
+        }
+        out
+    }
+
     /// The untried options of `level`, as parts, each with its weight.
-    fn untried(&self, forced: &[OptionId], level: usize, weight: f64) -> Vec<Part> {
+    fn untried(
+        &self,
+        (forced, excluded): (&[OptionId], &[OptionId]),
+        level: usize,
+        weight: f64,
+    ) -> Vec<Part> {
         let f = &self.frames[level];
         let each = weight / f64::from(f.len);
         (f.next..f.end)
             .map(|r| Part {
                 forced: self.path(forced, level, Some(self.s.candidate(r))),
+                excluded: self.exclusions(excluded, level, Some(r)),
                 weight: each,
             })
             .collect()
@@ -357,12 +454,17 @@ impl<S: Structure> Engine<S> {
 
     /// Gives away the untried options of the shallowest level that has some: the
     /// largest pieces of work this search holds.
-    fn give_shallowest(&mut self, forced: &[OptionId], level: usize, share: &dyn Share) {
+    fn give_shallowest(
+        &mut self,
+        root: (&[OptionId], &[OptionId]),
+        level: usize,
+        share: &dyn Share,
+    ) {
         let mut weight = 1.0;
         for l in 0..level {
             let f = self.frames[l];
             if f.next < f.end {
-                share.give(self.untried(forced, l, weight));
+                share.give(self.untried(root, l, weight));
                 self.frames[l].end = f.next;
                 return;
             }
@@ -372,15 +474,16 @@ impl<S: Structure> Engine<S> {
 
     /// Gives away everything not yet explored: the node being entered, and the untried
     /// options of every level above it.
-    fn give_all(&mut self, forced: &[OptionId], level: usize, share: &dyn Share) {
+    fn give_all(&mut self, root: (&[OptionId], &[OptionId]), level: usize, share: &dyn Share) {
         let mut parts = Vec::new();
         let mut weight = 1.0;
         for l in 0..level {
-            parts.extend(self.untried(forced, l, weight));
+            parts.extend(self.untried(root, l, weight));
             weight /= f64::from(self.frames[l].len);
         }
         parts.push(Part {
-            forced: self.path(forced, level, None),
+            forced: self.path(root.0, level, None),
+            excluded: self.exclusions(root.1, level, None),
             weight,
         });
         share.give(parts);
@@ -412,9 +515,9 @@ impl<S: Structure> Engine<S> {
         pick: &mut dyn FnMut(usize) -> usize,
     ) -> Result<(f64, f64), Clash> {
         if self.s.trails() {
-            self.at_node::<true, _>(forced, |e| e.descend::<true>(pick))
+            self.at_node::<true, _>(forced, &[], |e| e.descend::<true>(pick))
         } else {
-            self.at_node::<false, _>(forced, |e| e.descend::<false>(pick))
+            self.at_node::<false, _>(forced, &[], |e| e.descend::<false>(pick))
         }
     }
 
@@ -432,7 +535,17 @@ impl<S: Structure> Engine<S> {
             if d == 0 {
                 return (nodes, 0.0);
             }
-            let x = self.s.candidate(live.start + pick(d) as u32);
+            let k = live.start + pick(d) as u32;
+            // A tweaking level reaches child k past the exclusion of those before it,
+            // which may leave an item short: the search never enters it then.
+            if self.s.tweaking() {
+                for r in live.start..k {
+                    if !self.s.exclude::<TRAIL>(self.s.candidate(r), &mut updates) {
+                        return (nodes, 0.0);
+                    }
+                }
+            }
+            let x = self.s.candidate(k);
             weight *= d as f64;
             // A child whose commit leaves an item with no option is never entered by
             // the search, so it counts no node.

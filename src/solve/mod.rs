@@ -47,6 +47,7 @@ pub mod estimate;
 mod links;
 mod mcc;
 pub mod memo;
+mod multi;
 pub mod optimize;
 pub mod parallel;
 pub mod reduce;
@@ -64,6 +65,7 @@ use bits::Bits;
 use cells::Cells;
 use links::Links;
 use mcc::Mcc;
+use multi::Multi;
 pub use optimize::{Objective, Optimizer, Optimum, Refused};
 use structure::Structure;
 
@@ -331,6 +333,8 @@ enum Engine {
     X(Box<Exact>),
     /// Algorithm M with colors (DLX3).
     M(Box<Mcc>),
+    /// Dancing cells with multiplicities and colors (SSMCC).
+    S(Box<engine::Engine<Multi>>),
 }
 
 /// Algorithm X's state.
@@ -367,16 +371,13 @@ impl Solver {
     pub fn with_engine(problem: &Problem, choice: EngineChoice) -> Result<Solver, Unsupported> {
         match choice {
             EngineChoice::Links => Solver::links(problem),
-            _ if problem.has_multiplicities() => {
-                let engine = match choice {
-                    EngineChoice::Cells | EngineChoice::CellsTrail => "cells",
-                    EngineChoice::Bits => "bits",
-                    _ => return Solver::general(problem),
-                };
+            EngineChoice::Cells | EngineChoice::CellsTrail if problem.has_multiplicities() => {
                 problem.validate()?;
-                Err(Unsupported::Engine {
-                    engine,
-                    why: "some item has a multiplicity interval other than exactly once",
+                let trail = choice == EngineChoice::CellsTrail;
+                let multi = Multi::new(problem, trail).map_err(|_| Unsupported::TooLarge)?;
+                Ok(Solver {
+                    engine: Engine::S(Box::new(engine::Engine::new(multi))),
+                    solution: Vec::new(),
                 })
             }
             EngineChoice::Bits if !Bits::fits(problem) => {
@@ -387,9 +388,18 @@ impl Solver {
                 })
             }
             EngineChoice::Bits | EngineChoice::Auto if Bits::fits(problem) => {
+                // Multiplicities too: their levels tweak (see `bits`).
                 problem.validate()?;
                 Ok(Solver {
                     engine: Engine::B(Box::new(engine::Engine::new(Bits::new(problem)))),
+                    solution: Vec::new(),
+                })
+            }
+            _ if problem.has_multiplicities() => {
+                problem.validate()?;
+                let multi = Multi::new(problem, false).map_err(|_| Unsupported::TooLarge)?;
+                Ok(Solver {
+                    engine: Engine::S(Box::new(engine::Engine::new(multi))),
                     solution: Vec::new(),
                 })
             }
@@ -451,6 +461,7 @@ impl Solver {
             Engine::B(_) => "bitsets",
             Engine::X(_) => "dancing links (DLX1)",
             Engine::M(_) => "dancing links, Algorithm M (DLX3)",
+            Engine::S(_) => "dancing cells, multiplicities (SSMCC)",
         }
     }
 
@@ -461,6 +472,7 @@ impl Solver {
             Engine::B(b) => b.s.option_count(),
             Engine::X(x) => x.links.option_start.len() - 1,
             Engine::M(m) => m.links().option_start.len() - 1,
+            Engine::S(s) => s.s.option_count(),
         }
     }
 
@@ -483,9 +495,30 @@ impl Solver {
         config: &SearchConfig,
         on_solution: &mut dyn FnMut(&[OptionId]) -> Flow,
     ) -> Result<Outcome, Clash> {
+        self.search_part(forced, &[], config, on_solution)
+    }
+
+    /// [`Solver::search`] for the solutions that contain `forced` and none of
+    /// `excluded`: a part of the tree that a search or a split gave (see [`share::Part`]);
+    /// only the parts of problems with multiplicities exclude options.
+    ///
+    /// # Panics
+    ///
+    /// If an option id is out of range, or `excluded` is not empty on another engine.
+    pub fn search_part(
+        &mut self,
+        forced: &[OptionId],
+        excluded: &[OptionId],
+        config: &SearchConfig,
+        on_solution: &mut dyn FnMut(&[OptionId]) -> Flow,
+    ) -> Result<Outcome, Clash> {
         let start = Instant::now();
         let options = self.option_count();
-        if let Some(bad) = forced.iter().find(|o| o.index() >= options) {
+        assert!(
+            excluded.is_empty() || matches!(self.engine, Engine::S(_) | Engine::B(_)),
+            "only the engines that tweak exclude options"
+        );
+        if let Some(bad) = forced.iter().chain(excluded).find(|o| o.index() >= options) {
             panic!(
                 "forced option #{} does not exist: the problem has {options} options",
                 bad.0 + 1
@@ -495,8 +528,23 @@ impl Solver {
         #[cfg(debug_assertions)]
         let before = self.structure_fingerprint();
         let result = match &mut self.engine {
-            Engine::C(c) => c.search(forced, &mut self.solution, config, on_solution, start),
-            Engine::B(b) => b.search(forced, &mut self.solution, config, on_solution, start),
+            Engine::C(c) => c.search(forced, &[], &mut self.solution, config, on_solution, start),
+            Engine::B(b) => b.search(
+                forced,
+                excluded,
+                &mut self.solution,
+                config,
+                on_solution,
+                start,
+            ),
+            Engine::S(s) => s.search(
+                forced,
+                excluded,
+                &mut self.solution,
+                config,
+                on_solution,
+                start,
+            ),
             Engine::X(x) => x.search(forced, &mut self.solution, config, on_solution, start),
             Engine::M(m) => m.search(forced, &mut self.solution, config, on_solution, start),
         };
@@ -518,18 +566,21 @@ impl Solver {
         match &mut self.engine {
             Engine::X(x) => x.pristine = None,
             Engine::C(c) => c.s.forget_pristine(),
+            Engine::S(s) => s.s.forget_pristine(),
             Engine::B(_) | Engine::M(_) => {}
         }
     }
 
-    /// The children of the node reached by forcing `forced`, for splitting a search
-    /// into disjoint parts (see [`parallel`]): the options of the item the search would
-    /// branch on there. `Ok(None)` when `forced` is itself a solution, an empty list
-    /// when the node has none. Only for solvers whose [`Solver::can_branch`] is true.
-    pub(crate) fn branch(&mut self, forced: &[OptionId]) -> Result<Option<Vec<OptionId>>, Clash> {
+    /// The children of the node of part `at` (forced options, exclusions), for
+    /// splitting a search into disjoint parts (see [`parallel`]): a child for each
+    /// option of the item the search would branch on there. `Ok(None)` when the node is
+    /// a solution, an empty list when it has no child. Only for solvers whose
+    /// [`Solver::can_branch`] is true.
+    pub(crate) fn branch(&mut self, at: &share::Part) -> Result<Option<Vec<share::Child>>, Clash> {
         match &mut self.engine {
-            Engine::C(c) => c.branch(forced),
-            Engine::B(b) => b.branch(forced),
+            Engine::C(c) => c.branch(&at.forced, &at.excluded),
+            Engine::B(b) => b.branch(&at.forced, &at.excluded),
+            Engine::S(s) => s.branch(&at.forced, &at.excluded),
             _ => unreachable!("only dancing cells and bitsets split their search"),
         }
     }
@@ -544,13 +595,14 @@ impl Solver {
         match &mut self.engine {
             Engine::C(c) => Some(c.probe(forced, pick)),
             Engine::B(b) => Some(b.probe(forced, pick)),
+            Engine::S(s) => Some(s.probe(forced, pick)),
             _ => None,
         }
     }
 
     /// Whether this solver's search can be split into parts (dancing cells can).
     pub fn can_branch(&self) -> bool {
-        matches!(self.engine, Engine::C(_) | Engine::B(_))
+        matches!(self.engine, Engine::C(_) | Engine::B(_) | Engine::S(_))
     }
 
     /// A hash of the whole link structure, for tests that check a search left it
@@ -564,6 +616,7 @@ impl Solver {
             Engine::B(b) => b.s.fingerprint(&mut h),
             Engine::X(x) => x.links.hash(&mut h),
             Engine::M(m) => m.fingerprint(&mut h),
+            Engine::S(s) => s.s.fingerprint(&mut h),
         }
         h.finish()
     }
@@ -834,7 +887,7 @@ mod tests {
     }
 
     #[test]
-    fn colors_run_on_cells_and_multiplicities_on_the_general_engine() {
+    fn colors_and_multiplicities_run_on_cells_and_the_general_engine_on_links() {
         let mut b = ProblemBuilder::new();
         b.primary(["a", "b"]).secondary(["x"]);
         b.option(["a", "x:red"]);
@@ -867,24 +920,30 @@ mod tests {
         b.option(["a"]);
         b.option(["a"]);
         let bounded = b.build();
-        assert!(matches!(
-            Solver::with_engine(&bounded, EngineChoice::Cells),
-            Err(Unsupported::Engine { .. })
-        ));
-        let mut s = Solver::new(&bounded).unwrap();
-        assert!(s.is_general());
-        let out = s.search(&[], &SearchConfig::default(), &mut |_| Flow::Continue);
-        // 3 ways to take one option, 3 to take two.
-        assert_eq!(out.unwrap().stats.solutions, 6);
-        let err = s
-            .search(
-                &[OptionId(0), OptionId(1), OptionId(2)],
-                &SearchConfig::default(),
-                &mut |_| Flow::Continue,
-            )
-            .unwrap_err();
-        assert_eq!((err.first, err.second), (OptionId(0), OptionId(2)));
-        assert_eq!(err.kind, ClashKind::Multiplicity);
+        // Bitsets (a small problem) by default, dancing cells with multiplicities, and
+        // Algorithm M on links as the reference: the same count, the same clash.
+        let bits = Solver::new(&bounded).unwrap();
+        assert!(!bits.is_general() && bits.can_branch());
+        assert_eq!(bits.engine_name(), "bitsets");
+        let cells = Solver::with_engine(&bounded, EngineChoice::Cells).unwrap();
+        assert!(!cells.is_general() && cells.can_branch());
+        assert_eq!(cells.engine_name(), "dancing cells, multiplicities (SSMCC)");
+        let links = Solver::with_engine(&bounded, EngineChoice::Links).unwrap();
+        assert!(links.is_general());
+        for mut s in [bits, cells, links] {
+            let out = s.search(&[], &SearchConfig::default(), &mut |_| Flow::Continue);
+            // 3 ways to take one option, 3 to take two.
+            assert_eq!(out.unwrap().stats.solutions, 6);
+            let err = s
+                .search(
+                    &[OptionId(0), OptionId(1), OptionId(2)],
+                    &SearchConfig::default(),
+                    &mut |_| Flow::Continue,
+                )
+                .unwrap_err();
+            assert_eq!((err.first, err.second), (OptionId(0), OptionId(2)));
+            assert_eq!(err.kind, ClashKind::Multiplicity);
+        }
         assert!(!Solver::new(&knuth()).unwrap().is_general());
     }
 

@@ -2,7 +2,7 @@
 //!
 //! A count is a pool of threads, each with its own copy of the solver, taking *parts*
 //! from a shared queue: a part is a list of forced options, the solutions containing
-//! them (see [`pool`]). The count starts as one part, the whole tree. A thread that
+//! them (with multiplicities, and none of its excluded options; see [`pool`]). The count starts as one part, the whole tree. A thread that
 //! finds the queue empty is idle, and a running search that notices (every 1024 nodes)
 //! gives it the untried options of its shallowest level: work stealing, at the cheapest
 //! place to cut, near the root. What moves is exact (see [`super::share`]), so the
@@ -217,9 +217,15 @@ pub fn count_parts(
 /// `forced`, each weighted by its share of the tree. Deterministic: the same problem
 /// gives the same parts, on any machine. Only for solvers that [`Solver::can_branch`].
 pub fn split(solver: &mut Solver, forced: &[OptionId], want: usize) -> Result<Vec<Part>, Clash> {
+    split_part(solver, &Part::root(forced), want)
+}
+
+/// [`split`] of the tree under part `root` (its forced and excluded options), whose
+/// parts' weights are their shares of `root`.
+pub fn split_part(solver: &mut Solver, root: &Part, want: usize) -> Result<Vec<Part>, Clash> {
     let mut frontier: VecDeque<Part> = VecDeque::from([Part {
-        forced: forced.to_vec(),
         weight: 1.0,
+        ..root.clone()
     }]);
     // Solutions found while splitting: parts that cannot be split further.
     let mut leaves = Vec::new();
@@ -228,17 +234,15 @@ pub fn split(solver: &mut Solver, forced: &[OptionId], want: usize) -> Result<Ve
             break;
         };
         // Only the root can clash: every child is an option alive under its node.
-        match solver.branch(&node.forced)? {
+        match solver.branch(&node)? {
             // A solution, or a dead end: kept whole, so that the parts' weights add up
             // to the tree's (a dead end is searched in one node).
             None => leaves.push(node),
-            Some(options) if options.is_empty() => leaves.push(node),
-            Some(options) => {
-                let weight = node.weight / options.len() as f64;
-                for o in options {
-                    let mut forced = node.forced.clone();
-                    forced.push(o);
-                    frontier.push_back(Part { forced, weight });
+            Some(children) if children.is_empty() => leaves.push(node),
+            Some(children) => {
+                let weight = node.weight / children.len() as f64;
+                for c in children {
+                    frontier.push_back(node.child(c, weight));
                 }
             }
         }
@@ -273,10 +277,7 @@ pub fn shards(solver: &mut Solver, forced: &[OptionId], n: usize) -> Result<Vec<
         return Ok(dealt);
     }
     if !solver.can_branch() {
-        dealt[0].push(Part {
-            forced: forced.to_vec(),
-            weight: 1.0,
-        });
+        dealt[0].push(Part::root(forced));
         return Ok(dealt);
     }
     for (i, p) in split(solver, forced, n.saturating_mul(PARTS_PER_SHARD))?

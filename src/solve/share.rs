@@ -1,7 +1,8 @@
 //! How a search that is one part of a larger count hands work back.
 //!
 //! A parallel count (see [`super::parallel`]) gives each thread a *part*: a list of
-//! forced options whose solutions are its share of the tree. A thread that runs out of
+//! forced options (and, with multiplicities, of excluded ones) whose solutions are its
+//! share of the tree. A thread that runs out of
 //! parts cannot take half of another's part unless that search gives it up, so every
 //! search with a [`Share`] in its [`SearchConfig`](super::SearchConfig) asks it, at its
 //! regular checks (every 1024 nodes), what the others want:
@@ -36,15 +37,55 @@ pub enum Want {
     All,
 }
 
-/// A piece of a tree: the solutions that contain `forced`.
+/// A piece of a tree: the solutions that contain `forced` and none of `excluded`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Part {
     /// The options forced to reach the piece's root.
     pub forced: Vec<OptionId>,
+    /// The options excluded on the way: at a multiplicity item, the options its earlier
+    /// children took (see [`super::engine`]); empty without multiplicities.
+    pub excluded: Vec<OptionId>,
     /// The piece's share of the tree it was cut from, by Knuth's estimate: the product
     /// of 1/(number of options) over the branchings on the way down. For progress
     /// reports only; counts never depend on it.
     pub weight: f64,
+}
+
+impl Part {
+    /// The whole tree under `forced`.
+    pub fn root(forced: &[OptionId]) -> Part {
+        Part {
+            forced: forced.to_vec(),
+            excluded: Vec::new(),
+            weight: 1.0,
+        }
+    }
+}
+
+/// A child of a node of the search, for splitting it into parts: the option it takes
+/// (none where it closes a multiplicity item) and the options it excludes (the earlier
+/// children's, at a multiplicity item).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Child {
+    /// The option taken.
+    pub take: Option<OptionId>,
+    /// The options excluded.
+    pub exclude: Vec<OptionId>,
+}
+
+impl Part {
+    /// The part of child `c` of this part's node, with `weight`.
+    pub fn child(&self, c: Child, weight: f64) -> Part {
+        let mut forced = self.forced.clone();
+        forced.extend(c.take);
+        let mut excluded = self.excluded.clone();
+        excluded.extend(c.exclude);
+        Part {
+            forced,
+            excluded,
+            weight,
+        }
+    }
 }
 
 /// The other side of a search that may give work away; see the module documentation.

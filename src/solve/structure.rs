@@ -9,6 +9,8 @@
 //! - [`super::bits::Bits`]: a bitset of the live options and a count per primary item,
 //!   whose work per move is a few word operations per item of the option plus one
 //!   decrement per item of each option it kills. Small problems only (see there).
+//! - [`super::multi::Multi`]: dancing cells with multiplicities (Knuth's SSMCC), whose
+//!   levels at a multiplicity item *tweak* (see [`Structure::tweaking`]).
 //!
 //! Both make the same item choice (the first declared active primary item with the
 //! fewest live options) from the same counts, so their trees differ only where
@@ -43,6 +45,10 @@ impl ItemOrder {
         }
     }
 }
+
+/// The candidate that takes no option: the child of a level that closes its item,
+/// which may take no more options (multiplicities only, see [`super::multi`]).
+pub(crate) const NONE: u32 = u32::MAX;
 
 /// A save point: where a copy of the state, or a trail of changes, begins.
 #[derive(Clone, Copy, Debug)]
@@ -84,6 +90,58 @@ pub(crate) trait Structure {
 
     /// The candidate at position `r`.
     fn candidate(&self, r: u32) -> u32;
+
+    /// Whether the level last laid out by [`Structure::cover_chosen`] *tweaks*: its
+    /// item stays open (a multiplicity), so each candidate tried is excluded before the
+    /// next ([`Structure::exclude`]), and the children are disjoint. Such a level may
+    /// end with [`NONE`].
+    fn tweaking(&self) -> bool {
+        false
+    }
+
+    /// Excludes candidate `x` of a tweaking level, alive, for the rest of the level;
+    /// `false` when the options left can no longer give some primary item what it needs
+    /// (the level is done).
+    fn exclude<const TRAIL: bool>(&mut self, _x: u32, _updates: &mut u64) -> bool {
+        unreachable!("only a structure whose levels tweak excludes")
+    }
+
+    /// [`Structure::exclude`] at a level just restored to its save point `m`, which then
+    /// moves past the exclusion: the level's save point, or `None` when the level is
+    /// done.
+    fn exclude_saved<const TRAIL: bool>(
+        &mut self,
+        x: u32,
+        m: Mark,
+        updates: &mut u64,
+    ) -> Option<Mark> {
+        if !self.exclude::<TRAIL>(x, updates) {
+            return None;
+        }
+        self.release::<TRAIL>(m);
+        Some(self.save::<TRAIL>())
+    }
+
+    /// Excludes the options `excluded`, those still alive, after the forced options: the
+    /// exclusions of the tweaking levels above a part of the tree. No check: options
+    /// too few for an item make the search find nothing.
+    fn exclude_forced<const TRAIL: bool>(&mut self, excluded: &[OptionId], _updates: &mut u64) {
+        assert!(
+            excluded.is_empty(),
+            "only a structure whose levels tweak excludes"
+        );
+    }
+
+    /// How many options may cover primary item `i` at most (1 without multiplicities).
+    fn capacity(&self, _i: u32) -> u32 {
+        1
+    }
+
+    /// Whether primary items have bounds other than exactly once, so that forced
+    /// options covering one too often clash as multiplicities do.
+    fn has_bounds(&self) -> bool {
+        false
+    }
 
     /// Commits candidate `x` of the item last covered. With `check`, returns `false`
     /// as soon as some active primary item is left with no option (the caller restores

@@ -135,10 +135,12 @@ def _restore(text: str, name: str, params: Sequence[Sequence[str]],
 
 def _load_shard(text: str, name: str, params: Sequence[Sequence[str]],
                 record: Optional[Sequence], kind: str, parts: Sequence[Sequence[int]],
-                weights: Optional[Sequence[float]] = None) -> Shard:
+                weights: Optional[Sequence[float]] = None,
+                excluded: Optional[Sequence[Sequence[int]]] = None) -> Shard:
     """Rebuilds a pickled :class:`Shard` (pickles without weights share the tree
-    equally among their parts)."""
+    equally among their parts; pickles without exclusions exclude nothing)."""
     w = None if weights is None else [float(x) for x in weights]
-    return _restore(text, name, params, record, kind)._shard([list(p) for p in parts], w)
+    e = None if excluded is None else [list(p) for p in excluded]
+    return _restore(text, name, params, record, kind)._shard([list(p) for p in parts], w, e)
 
 

@@ -470,7 +470,7 @@ fn search_part(
     // than printing it when they come fast.
     let mut batch = Vec::new();
     let mut open = true;
-    let out = solver.search(&part.forced, &cfg, &mut |s| {
+    let out = solver.search_part(&part.forced, &part.excluded, &cfg, &mut |s| {
         batch.push(s.to_vec());
         if batch.len() >= BATCH {
             open = tx.is_some_and(|tx| tx.send(std::mem::take(&mut batch)).is_ok());

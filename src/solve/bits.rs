@@ -117,6 +117,11 @@ pub(crate) struct Bits {
     cap: Vec<u32>,
     /// Save points of the needs, end to end.
     saved_need: Vec<i16>,
+    /// With multiplicities: how many primary items are active, so that a solution
+    /// is known without a scan of the items (half of a count's nodes are solutions);
+    /// and its save points.
+    open: u32,
+    saved_open: Vec<u32>,
     /// Whether the level last laid out tweaks.
     tweaking: bool,
 }
@@ -220,6 +225,8 @@ impl Bits {
             slack: Vec::new(),
             cap: Vec::new(),
             saved_need: Vec::new(),
+            open: 0,
+            saved_open: Vec::new(),
             tweaking: false,
         };
         if problem.has_multiplicities() {
@@ -275,6 +282,7 @@ impl Bits {
             }
         }
         self.forced_moves.clear();
+        self.open = self.count.iter().filter(|&&c| c < COVERED).count() as u32;
     }
 
     /// Whether the problem has multiplicities.
@@ -308,6 +316,7 @@ impl Bits {
                 self.need[u] = need;
                 if need + self.slack[u] == 0 {
                     self.count[u] += COVERED;
+                    self.open -= 1;
                     for (k, s) in self.kill.iter_mut().zip(set) {
                         *k |= s;
                     }
@@ -354,7 +363,7 @@ impl Bits {
             list: &mut self.list,
             updates,
         }
-        .dispatch_multi::<CHECK>(self.arity, &self.need)
+        .dispatch_multi::<CHECK>(self.arity, &self.need, &mut self.open)
     }
 
     /// With multiplicities, SSMCC's choice (see [`super::multi::Multi`]): a forced
@@ -366,6 +375,9 @@ impl Bits {
             if c < COVERED && c <= self.need[u as usize].max(0) {
                 return Some(u);
             }
+        }
+        if self.open == 0 {
+            return None;
         }
         let mut best = u64::MAX;
         for (u, ((&c, &n), &sl)) in self
@@ -550,13 +562,13 @@ fn own_items(arity: usize, primary_at: &[u32], x: usize) -> std::ops::Range<usiz
 impl Kills<'_> {
     /// [`Kills::run_multi`] for options of `arity` primary items each (0: not uniform).
     #[inline(always)]
-    fn dispatch_multi<const CHECK: bool>(self, arity: u32, need: &[i16]) -> bool {
+    fn dispatch_multi<const CHECK: bool>(self, arity: u32, need: &[i16], open: &mut u32) -> bool {
         match arity {
-            1 => self.run_multi::<1, CHECK>(need),
-            2 => self.run_multi::<2, CHECK>(need),
-            3 => self.run_multi::<3, CHECK>(need),
-            4 => self.run_multi::<4, CHECK>(need),
-            _ => self.run_multi::<0, CHECK>(need),
+            1 => self.run_multi::<1, CHECK>(need, open),
+            2 => self.run_multi::<2, CHECK>(need, open),
+            3 => self.run_multi::<3, CHECK>(need, open),
+            4 => self.run_multi::<4, CHECK>(need, open),
+            _ => self.run_multi::<0, CHECK>(need, open),
         }
     }
 
@@ -564,7 +576,7 @@ impl Kills<'_> {
     /// its need (`need`): fewer is a dead branch (with `CHECK`), none when it needs
     /// none closes it, exactly as many is a forced move.
     #[inline(always)]
-    fn run_multi<const K: usize, const CHECK: bool>(self, need: &[i16]) -> bool {
+    fn run_multi<const K: usize, const CHECK: bool>(self, need: &[i16], open: &mut u32) -> bool {
         let Kills {
             excluded,
             live,
@@ -596,6 +608,7 @@ impl Kills<'_> {
                             }
                         } else if c == 0 {
                             count[p as usize] = COVERED;
+                            *open -= 1;
                         } else if c == n {
                             forced_moves.push(p);
                         }
@@ -691,7 +704,10 @@ impl Structure for Bits {
         let at = (self.saved.len() / self.words) as u32;
         self.saved.extend_from_slice(&self.live);
         self.saved_count.extend_from_slice(&self.count);
-        self.saved_need.extend_from_slice(&self.need);
+        if self.multi() {
+            self.saved_need.extend_from_slice(&self.need);
+            self.saved_open.push(self.open);
+        }
         Mark(at)
     }
 
@@ -703,9 +719,12 @@ impl Structure for Bits {
         self.live.copy_from_slice(&self.saved[at * w..(at + 1) * w]);
         self.count
             .copy_from_slice(&self.saved_count[at * n..(at + 1) * n]);
-        let k = self.need.len();
-        self.need
-            .copy_from_slice(&self.saved_need[at * k..(at + 1) * k]);
+        if self.multi() {
+            let k = self.need.len();
+            self.need
+                .copy_from_slice(&self.saved_need[at * k..(at + 1) * k]);
+            self.open = self.saved_open[at];
+        }
     }
 
     #[inline]
@@ -713,6 +732,7 @@ impl Structure for Bits {
         self.saved.truncate(m.0 as usize * self.words);
         self.saved_count.truncate(m.0 as usize * self.count.len());
         self.saved_need.truncate(m.0 as usize * self.need.len());
+        self.saved_open.truncate(m.0 as usize);
     }
 
     /// The first declared active primary item with the fewest live options, unless a
@@ -813,6 +833,7 @@ impl Structure for Bits {
         for &p in &self.primary[self.own(x as usize)] {
             self.saved_count[at * n + p as usize] = self.count[p as usize];
         }
+        self.saved_open[at] = self.open;
         Some(m)
     }
 
@@ -925,6 +946,7 @@ impl Structure for Bits {
         self.count.hash(h);
         self.need.hash(h);
         self.saved_need.len().hash(h);
+        self.open.hash(h);
         self.saved.len().hash(h);
         self.saved_count.len().hash(h);
     }

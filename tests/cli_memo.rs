@@ -488,12 +488,26 @@ fn zdd_files_read_back_and_name_their_variables() {
         dlxc::solve::memo::zdd::count_text(&text),
         Some(BigUint::from(6728u32))
     );
-    let levels = text.lines().filter(|l| l.starts_with('#')).count();
+    // Knuth's ZDDREAD format: `id: (~v?lo:hi)`, ids in hexadecimal.
+    let mut used = std::collections::BTreeSet::new();
+    for line in text.lines() {
+        let (id, rest) = line.split_once(": (~").expect(line);
+        let (v, rest) = rest.split_once('?').expect(line);
+        let (lo, hi) = rest
+            .strip_suffix(')')
+            .and_then(|r| r.split_once(':'))
+            .expect(line);
+        for x in [id, lo, hi] {
+            assert!(u64::from_str_radix(x, 16).is_ok(), "{line}");
+        }
+        used.insert(v.parse::<usize>().expect(line));
+    }
+    let levels = used.len();
     let vars = std::fs::read_to_string(dir.join("d.zdd.vars")).unwrap();
     let names: Vec<&str> = vars.lines().collect();
     // Every option of the 6x6 board is a variable: 30 across, 30 down.
     assert_eq!(names.len(), 60, "{vars}");
-    assert!(levels <= names.len());
+    assert!(levels <= names.len() && used.last() < Some(&names.len()));
     let mut sorted = names.clone();
     sorted.sort_unstable();
     sorted.dedup();

@@ -10,13 +10,12 @@
 //! chain (or, with multiplicities, to the state where the item is closed, or to 0).
 //! Equal nodes are merged.
 //!
-//! The file is what Knuth's ZDD programs write (and SAPPOROBDD's
-//! `importZBDDAsKnuth` reads): for each variable from the top, a line `#k` (k from 1),
-//! then that variable's nodes, one a line, `id:lo,hi` in hexadecimal; 0 and 1 are
-//! the sinks (the empty family and the family of the empty set), the root is node 2,
-//! the first node written, and every node's children are written after it. A count
-//! whose every state has no solution is the line `0`; one whose only solution is
-//! empty, `1`.
+//! The file is what Knuth's ZDDREAD programs read (and his DLX6 writes): a node a
+//! line, `id: (~v?lo:hi)`, the ids in hexadecimal and the variable `v` (from 0) in
+//! decimal; 0 and 1 are the sinks (the empty family and the family of the empty set),
+//! and the root is the node of least variable, here node 2, written first, every
+//! node's children after it. A count with no solution is the one node `2: (~0?0:0)`,
+//! one whose only solution is empty `2: (~0?1:0)`.
 
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -167,13 +166,15 @@ impl Builder {
 }
 
 impl Zdd {
-    /// Writes the ZDD in Knuth's text format (see the module's docs).
+    /// Writes the ZDD in the text format of Knuth's ZDDREAD programs (see the module's
+    /// docs).
     pub fn write(&self, out: &mut dyn Write) -> io::Result<()> {
         if self.root < 2 {
-            return writeln!(out, "{}", self.root);
+            // A family with no set, or only the empty set: one node whose branches
+            // say so (Knuth's readers take the node of least variable as the root).
+            return writeln!(out, "2: (~0?{:x}:0)", self.root);
         }
-        // Number the nodes level by level, the root first: every child has a later
-        // variable, so it comes after its parents.
+        // Numbered level by level, the root first.
         let mut order: Vec<usize> = (0..self.nodes.len()).collect();
         let root = (self.root - 2) as usize;
         order.sort_by_key(|&k| (self.nodes[k].0, k != root, k));
@@ -182,52 +183,85 @@ impl Zdd {
             id[k] = n as u64 + 2;
         }
         let map = |x: u64| if x < 2 { x } else { id[(x - 2) as usize] };
-        let mut level = 0;
         for &k in &order {
             let (var, lo, hi) = self.nodes[k];
-            while level <= var {
-                level += 1;
-                writeln!(out, "#{level}")?;
-            }
-            writeln!(out, "{:x}:{:x},{:x}", id[k], map(lo), map(hi))?;
+            writeln!(out, "{:x}: (~{var}?{:x}:{:x})", id[k], map(lo), map(hi))?;
         }
         Ok(())
     }
 }
 
-/// The number of sets in a ZDD written by [`Zdd::write`]: for tests, and for anyone
-/// who reads one back. `None` when the text is not such a file.
+/// The number of sets in a ZDD in the text format of Knuth's ZDDREAD programs, as
+/// [`Zdd::write`] writes it (and DLX6 does): for tests, and for anyone who reads one
+/// back. `None` when the text is not such a file (a line of another form, a node
+/// defined twice, a child that is not defined, a cycle).
 pub fn count_text(text: &str) -> Option<num_bigint::BigUint> {
     use num_bigint::BigUint;
-    let mut kids: Vec<(u64, u64)> = Vec::new();
-    let mut lines = text.lines().filter(|l| !l.trim().is_empty()).peekable();
-    match lines.peek().map(|l| l.trim()) {
-        Some("0") => return Some(BigUint::ZERO),
-        Some("1") => return Some(BigUint::from(1u32)),
-        _ => {}
+    use std::collections::HashMap;
+    let mut nodes: HashMap<u64, (u64, u64, u64)> = HashMap::new();
+    for l in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let (id, rest) = l.split_once(": (~")?;
+        let (var, rest) = rest.split_once('?')?;
+        let (lo, hi) = rest.strip_suffix(')')?.split_once(':')?;
+        let hex = |s: &str| u64::from_str_radix(s.trim(), 16).ok();
+        let node = (var.trim().parse().ok()?, hex(lo)?, hex(hi)?);
+        if nodes.insert(hex(id)?, node).is_some() {
+            return None;
+        }
     }
-    for l in lines {
-        let l = l.trim();
-        if l.starts_with('#') {
+    // The root: the node of least variable, as Knuth's readers take it.
+    let (&root, _) = nodes.iter().min_by_key(|&(&id, &(v, _, _))| (v, id))?;
+    // Counted children first, without recursion: a node is counted once its children
+    // are; one met again while open is a cycle.
+    let mut count: HashMap<u64, BigUint> = HashMap::new();
+    count.insert(0, BigUint::ZERO);
+    count.insert(1, BigUint::from(1u32));
+    let mut open = std::collections::HashSet::new();
+    let mut stack = vec![root];
+    while let Some(&x) = stack.last() {
+        if count.contains_key(&x) {
+            stack.pop();
             continue;
         }
-        let (id, rest) = l.split_once(':')?;
-        let (lo, hi) = rest.split_once(',')?;
-        let parse = |s: &str| u64::from_str_radix(s.trim(), 16).ok();
-        if parse(id)? != kids.len() as u64 + 2 {
-            return None;
+        let &(_, lo, hi) = nodes.get(&x)?;
+        let waiting: Vec<u64> = [lo, hi]
+            .into_iter()
+            .filter(|c| !count.contains_key(c))
+            .collect();
+        if waiting.is_empty() {
+            let c = &count[&lo] + &count[&hi];
+            count.insert(x, c);
+            open.remove(&x);
+            stack.pop();
+        } else {
+            if !open.insert(x) {
+                return None;
+            }
+            stack.extend(waiting);
         }
-        kids.push((parse(lo)?, parse(hi)?));
     }
-    let mut count = vec![BigUint::ZERO; kids.len() + 2];
-    count[1] = BigUint::from(1u32);
-    for k in (0..kids.len()).rev() {
-        let (lo, hi) = kids[k];
-        if lo as usize >= count.len() || hi as usize >= count.len() || lo <= k as u64 + 1 && lo > 1
-        {
-            return None;
-        }
-        count[k + 2] = &count[lo as usize] + &count[hi as usize];
+    count.remove(&root)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::count_text;
+    use num_bigint::BigUint;
+
+    #[test]
+    fn knuths_text_is_counted_and_bad_text_refused() {
+        let n = |k: u32| Some(BigUint::from(k));
+        // {a}, {b}: a node of a with lo to a node of b.
+        assert_eq!(count_text("2: (~0?3:1)\n3: (~1?0:1)\n"), n(2));
+        // Written in any order: the root is the node of least variable.
+        assert_eq!(count_text("3: (~1?0:1)\n2: (~0?3:1)\n"), n(2));
+        assert_eq!(count_text("2: (~0?0:0)\n"), n(0));
+        assert_eq!(count_text("2: (~0?1:0)\n"), n(1));
+        // A child never defined, a node defined twice, a cycle, another format.
+        assert_eq!(count_text("2: (~0?3:1)\n"), None);
+        assert_eq!(count_text("2: (~0?0:1)\n2: (~0?0:1)\n"), None);
+        assert_eq!(count_text("2: (~0?3:1)\n3: (~1?2:1)\n"), None);
+        assert_eq!(count_text("#1\n2:0,1\n"), None);
+        assert_eq!(count_text(""), None);
     }
-    Some(count.get(2)?.clone())
 }

@@ -117,9 +117,9 @@ pub(crate) struct Bits {
     cap: Vec<u32>,
     /// Save points of the needs, end to end.
     saved_need: Vec<i16>,
-    /// With multiplicities: how many primary items are active, so that a solution
-    /// is known without a scan of the items (half of a count's nodes are solutions);
-    /// and its save points.
+    /// How many primary items are active, so that a solution is known without a scan
+    /// of the items (a quarter of the nodes of a count of domino tilings, half of a
+    /// multiplicity count's, are solutions); and its save points.
     open: u32,
     saved_open: Vec<u32>,
     /// Whether the level last laid out tweaks.
@@ -229,6 +229,7 @@ impl Bits {
             saved_open: Vec::new(),
             tweaking: false,
         };
+        bits.open = bits.count.len() as u32;
         if problem.has_multiplicities() {
             bits.bounds(problem);
             return bits;
@@ -379,6 +380,7 @@ impl Bits {
         if self.open == 0 {
             return None;
         }
+        debug_assert!(self.counts_agree(), "a count differs from its live options");
         let mut best = u64::MAX;
         for (u, ((&c, &n), &sl)) in self
             .count
@@ -430,6 +432,9 @@ impl Bits {
         for &p in own {
             self.count[p as usize] += COVERED;
         }
+        // An option's primary items are active when it is taken (alive, or forced
+        // without a clash).
+        self.open -= own.len() as u32;
         *updates += own.len() as u64;
     }
 
@@ -484,7 +489,8 @@ impl Bits {
     }
 
     /// Whether each active primary item's count is the number of its live options (the
-    /// commits keep it by decrements; a debug build checks it before each choice).
+    /// commits keep it by decrements; a debug build checks it before each choice), and
+    /// the active items are `open`.
     fn counts_agree(&self) -> bool {
         let w = self.words;
         self.count.iter().enumerate().all(|(i, &c)| {
@@ -494,7 +500,7 @@ impl Bits {
                 .map(|(s, l)| (s & l).count_ones())
                 .sum::<u32>();
             c >= COVERED || c as u32 == live
-        })
+        }) && self.open as usize == self.count.iter().filter(|&&c| c < COVERED).count()
     }
 
     /// Takes out the primary items of the options `forced` and the live options of
@@ -704,9 +710,9 @@ impl Structure for Bits {
         let at = (self.saved.len() / self.words) as u32;
         self.saved.extend_from_slice(&self.live);
         self.saved_count.extend_from_slice(&self.count);
+        self.saved_open.push(self.open);
         if self.multi() {
             self.saved_need.extend_from_slice(&self.need);
-            self.saved_open.push(self.open);
         }
         Mark(at)
     }
@@ -719,11 +725,11 @@ impl Structure for Bits {
         self.live.copy_from_slice(&self.saved[at * w..(at + 1) * w]);
         self.count
             .copy_from_slice(&self.saved_count[at * n..(at + 1) * n]);
+        self.open = self.saved_open[at];
         if self.multi() {
             let k = self.need.len();
             self.need
                 .copy_from_slice(&self.saved_need[at * k..(at + 1) * k]);
-            self.open = self.saved_open[at];
         }
     }
 
@@ -748,7 +754,7 @@ impl Structure for Bits {
                 return Some(u);
             }
         }
-        if self.count.is_empty() {
+        if self.open == 0 {
             return None;
         }
         debug_assert!(self.counts_agree(), "a count differs from its live options");

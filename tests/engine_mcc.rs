@@ -5,6 +5,7 @@
 mod common {
     pub mod cli;
     pub mod ends;
+    pub mod mcc;
     pub mod problems;
 }
 
@@ -12,114 +13,14 @@ use std::collections::BTreeSet;
 
 use common::cli::{dlxc, temp_file};
 use common::ends::{Ends, every_end, forced_sets};
+use common::mcc::{brute_force, random_problem};
 use common::problems::*;
-use dlxc::problem::{Bounds, ItemKind, OptionId, Problem, ProblemBuilder};
+use dlxc::problem::{Bounds, OptionId, Problem, ProblemBuilder};
 use dlxc::solve::{EngineChoice, Flow, SearchConfig, Solver};
 
 #[path = "common/rng.rs"]
 mod rng;
 use rng::Rng;
-
-/// Up to 8 items, some primary with random bounds (`lo` may be 0, `hi` may be absent),
-/// some secondary; up to 14 options of 1..=4 items, each with at least one primary item
-/// (the engine never chooses an option without one), secondary items colored `r`, `g`
-/// or uncolored. With `colors` false no color is used; with `bounds` false every
-/// primary item is exactly once.
-fn random_problem(seed: u64, colors: bool, bounds: bool) -> Problem {
-    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
-    let n_items = 1 + rng.below(8) as usize;
-    let mut b = ProblemBuilder::new();
-    let mut primary = Vec::new();
-    let mut secondary = Vec::new();
-    for i in 0..n_items {
-        let name = format!("i{i}");
-        if i > 0 && rng.below(3) == 0 {
-            b.secondary([name.clone()]);
-            secondary.push(name);
-        } else {
-            let lo = if bounds { rng.below(3) as u32 } else { 1 };
-            let hi = match (bounds, rng.below(5)) {
-                (false, _) => Some(1),
-                (true, 0) => None,
-                (true, k) => Some(lo + (k as u32 - 1).min(2)),
-            };
-            b.primary_bounded(name.clone(), Bounds { lo, hi });
-            primary.push(name);
-        }
-    }
-    let n_options = rng.below(15) as usize;
-    for _ in 0..n_options {
-        let mut chosen = BTreeSet::new();
-        chosen.insert(format!("P{}", rng.below(primary.len() as u64)));
-        let extra = rng.below(4);
-        for _ in 0..extra {
-            if !secondary.is_empty() && rng.below(2) == 0 {
-                chosen.insert(format!("S{}", rng.below(secondary.len() as u64)));
-            } else {
-                chosen.insert(format!("P{}", rng.below(primary.len() as u64)));
-            }
-        }
-        let entries: Vec<String> = chosen
-            .iter()
-            .map(|c| {
-                let k: usize = c[1..].parse().unwrap();
-                if c.starts_with('P') {
-                    primary[k].clone()
-                } else {
-                    match (colors, rng.below(3)) {
-                        (true, 0) => format!("{}:r", secondary[k]),
-                        (true, 1) => format!("{}:g", secondary[k]),
-                        _ => secondary[k].clone(),
-                    }
-                }
-            })
-            .collect();
-        b.option(entries);
-    }
-    b.build()
-}
-
-/// Every set of options containing the forced ones that is a solution in the exact
-/// sense of XCC/MCC: each primary item covered between `lo` and `hi` times; each
-/// secondary item covered at most once, or only by options that give it the same color.
-fn brute_force(p: &Problem, forced: &[OptionId]) -> BTreeSet<Vec<u32>> {
-    let m = p.options.len();
-    let mut out = BTreeSet::new();
-    'subsets: for set in 0u32..(1 << m) {
-        if forced.iter().any(|o| set & (1 << o.0) == 0) {
-            continue;
-        }
-        let mut count = vec![0u32; p.items.len()];
-        // Per secondary item: None = free, Some(None) = claimed outright, Some(c) = colored.
-        let mut color: Vec<Option<Option<u32>>> = vec![None; p.items.len()];
-        for k in 0..m {
-            if set & (1 << k) == 0 {
-                continue;
-            }
-            for e in p.options.get(k).entries {
-                let i = e.item.index();
-                count[i] += 1;
-                if !p.items[i].kind.is_primary() {
-                    let c = e.color.map(|c| c.number());
-                    match color[i] {
-                        None => color[i] = Some(c),
-                        Some(had) if had.is_some() && had == c => {}
-                        Some(_) => continue 'subsets,
-                    }
-                }
-            }
-        }
-        for (i, item) in p.items.iter().enumerate() {
-            if let ItemKind::Primary { bounds } = item.kind
-                && (count[i] < bounds.lo || bounds.hi.is_some_and(|h| count[i] > h))
-            {
-                continue 'subsets;
-            }
-        }
-        out.insert((0..m as u32).filter(|k| set & (1 << k) != 0).collect());
-    }
-    out
-}
 
 /// The solutions found by the engine, each as a sorted list of option numbers; panics
 /// if one is found twice.

@@ -1,6 +1,7 @@
 //! Damaged checkpoints never resume to a wrong count: a campaign of random single-bit
-//! flips and random truncations of real checkpoints of four problems (one of them a
-//! memo count, whose checkpoint lists the parts it counted). Every damaged
+//! flips and random truncations of real checkpoints of five problems (one with
+//! multiplicities, whose parts exclude options; one a memo count, whose checkpoint
+//! lists the parts it counted). Every damaged
 //! file either resumes to the uninterrupted count or is refused with E0920; nothing
 //! else (a wrong count, "no solution", another error, a panic) is allowed.
 //!
@@ -55,9 +56,14 @@ fn damaged_checkpoints_resume_right_or_are_refused() {
     // whole count takes 40 ms or more on a fast machine: a count that ends before its
     // limit would make the campaign test nothing), the memo count by a node limit
     // where it has counted some of its parts (it takes about 60,000 nodes).
-    let problems: [(&[&str], &[&str]); 4] = [
+    let problems: [(&[&str], &[&str]); 5] = [
         (
             &["examples/queens.dlx", "-p", "n=14"],
+            &["--time-limit", "0.001"],
+        ),
+        // Multiplicities: parts that exclude options.
+        (
+            &["tests/fixtures/rowcol.dlx", "-p", "n=7"],
             &["--time-limit", "0.001"],
         ),
         (

@@ -343,12 +343,12 @@ impl From<EngineFlag> for EngineChoice {
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
 enum EngineFlag {
-    /// Bitsets for exact cover with or without colors up to 4096 options, dancing
-    /// cells above, dancing links (Algorithm M) for multiplicities.
+    /// Bitsets up to 4096 options, dancing cells above (with colors and
+    /// multiplicities alike).
     Auto,
-    /// Dancing cells, as in Knuth's SSXCC (no multiplicities).
+    /// Dancing cells, as in Knuth's SSXCC (with multiplicities, his SSMCC).
     Cells,
-    /// Bitsets (no multiplicities, at most 4096 options).
+    /// Bitsets (at most 4096 options).
     Bits,
     /// Dancing links, as in Knuth's DLX1 and DLX3: node counts are Knuth's.
     Links,

@@ -14,6 +14,8 @@ Families:
   rowcol3_6        multiplicity: 0/1 6x6 matrices, row and column sums 3 (A001501: 297200)
   rowcol_N_13_2    multiplicity: NxN, row sums in 1..3 (range bound), column sums exactly 2
   rowcol_6x7_23_2  multiplicity: 6x7, row sums in 2..3, column sums exactly 2
+  mcc_6x6_r1-2_c1-3 multiplicity: 6x6, row sums in 1..2, column sums in 1..3
+  rowcol2_8        multiplicity: as rowcol2_N, A001499(8) = 187530840
   stars_N_K        multiplicity + secondary: K stars in every row and column of an NxN grid,
                    no two stars touching (each 2x2 block is a secondary item)
 """
@@ -108,5 +110,9 @@ if __name__ == "__main__":
     rowcol(6, 3, 3, 3, "rowcol3_6")
     rowcol(6, 1, 3, 2, "rowcol_6_13_2")
     rowcol(6, 2, 3, 2, "rowcol_6x7_23_2", m=7)
+    # Longer runs, for threads and shards: row sums 1..2 and column sums 1..3 (25.2M
+    # solutions), and A001499(8) = 187530840.
+    rowcol(6, 1, 2, 1, "mcc_6x6_r1-2_c1-3", chi=3)
+    rowcol(8, 2, 2, 2, "rowcol2_8")
     for n, k in [(8, 1), (9, 2), (10, 2)]:
         stars(n, k)

@@ -30,15 +30,16 @@
 //! items: an option with no primary item is part of a solution only when forced (Knuth's
 //! DLX1-DLX3 drop such options with a warning; here they stay, so they can be forced).
 //!
-//! Four engines sit behind [`Solver`]. Exact cover with or without colors runs on
-//! sparse sets, Knuth's dancing cells as in his SSXCC ([`cells`]), or for a problem of
-//! at most a few thousand options on bitsets ([`bits`]), both driven by one search loop
-//! ([`engine`]) over their common moves ([`structure`]); a problem with a
-//! multiplicity interval runs Algorithm M with colors over dancing links, as in DLX3
-//! ([`mcc`]). [`Solver::new`] picks one. Algorithm X over DLX1's links ([`search`]) is
-//! kept as the reference, chosen with [`EngineChoice::Links`]: its node and update
-//! counts are DLX1's, and the random cross-checks compare every engine with it. Costs
-//! are carried by the problem but ignored here.
+//! Five engines sit behind [`Solver`]. Every kind of problem (exact cover, colors,
+//! multiplicity intervals) runs on one search loop ([`engine`]) over the common moves
+//! of its structures ([`structure`]): for a problem of at most a few thousand options
+//! on bitsets ([`bits`]), else on sparse sets, Knuth's dancing cells as in his SSXCC
+//! ([`cells`]) or, with multiplicities, as in his SSMCC ([`multi`]). [`Solver::new`]
+//! picks one. Dancing links are kept as the reference, chosen with
+//! [`EngineChoice::Links`]: Algorithm X over DLX1's links ([`search`]) for plain exact
+//! cover, whose node and update counts are DLX1's, and Algorithm M with colors as in
+//! DLX3 ([`mcc`]) for the rest; the random cross-checks compare every engine with them.
+//! Costs are carried by the problem but ignored here.
 
 mod bits;
 mod cells;
@@ -305,19 +306,19 @@ pub struct Solver {
 /// Which engine a [`Solver`] runs (`--engine`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum EngineChoice {
-    /// Bitsets for exact cover with or without colors of at most a few thousand
-    /// options, dancing cells above, Algorithm M for multiplicities.
+    /// Bitsets for problems of at most a few thousand options, dancing cells above
+    /// (with multiplicities, as in SSMCC).
     #[default]
     Auto,
-    /// Dancing cells (SSXCC); refuses multiplicities.
+    /// Dancing cells (SSXCC; with multiplicities, SSMCC).
     Cells,
-    /// Bitsets; refuses multiplicities and problems with too many options.
+    /// Bitsets; refuses problems with too many options.
     Bits,
     /// Dancing links: DLX1's Algorithm X for plain exact cover, Algorithm M with colors
     /// (DLX3) for the rest. The reference whose node counts are Knuth's.
     Links,
-    /// Dancing cells with the save points of large problems (a trail of changed sizes)
-    /// whatever the size: for tests of that path on small problems.
+    /// Dancing cells (with multiplicities too) with the save points of large problems
+    /// (a trail of changes) whatever the size: for tests of that path on small problems.
     #[doc(hidden)]
     CellsTrail,
 }
@@ -356,13 +357,12 @@ struct Exact {
 const PRISTINE_MAX_NODES: usize = 1 << 18;
 
 impl Solver {
-    /// Builds the links of `problem`, for DLX1's Algorithm X when the problem is plain
-    /// exact cover and for Algorithm M with colors (DLX3) when it has a color or a
-    /// multiplicity interval other than exactly once.
+    /// Builds the default engine for `problem`: bitsets for at most a few thousand
+    /// options, dancing cells above (see [`EngineChoice::Auto`]).
     ///
     /// Refuses problems that fail [`Problem::validate`] (checked here because a
-    /// repeated or dangling item would corrupt the links) and problems too large for
-    /// 32-bit links.
+    /// repeated or dangling item would corrupt the structures) and problems too large
+    /// for 32-bit indices.
     pub fn new(problem: &Problem) -> Result<Solver, Unsupported> {
         Solver::with_engine(problem, EngineChoice::Auto)
     }

@@ -70,30 +70,15 @@ pub(crate) struct Node {
 /// The sparse-set structure of a problem, with its save points.
 #[derive(Clone, Debug)]
 pub(crate) struct Cells {
-    /// The nodes: each option's entries, then a spacer. Node 0 is a spacer too.
-    nd: Vec<Node>,
-    /// The sets: item `i` owns `set[base[i]..base[i+1]]`, node indices; the first
-    /// `size[i] & LIVE` are alive.
-    pub set: Vec<u32>,
+    /// The nodes and the sets.
+    sets: Sets,
     /// Per item: live count plus flags.
     size: Vec<i32>,
-    /// The color of each node (0: none; else color id + 1). Empty without colors.
-    pub clr: Vec<u32>,
-    /// Item `i`'s set starts at `base[i]`; `base[n]` is the end.
-    base: Vec<u32>,
-    /// The internal numbering of the items: primary ones `0..n1`, secondary `n1..n`.
-    order: ItemOrder,
-    /// Option `k`'s nodes are `option_start[k]..option_start[k+1]-1` (the last is its
-    /// spacer).
-    option_start: Vec<u32>,
     /// How save points are kept.
     undo: Undo,
     /// Primary items that drop to one live option during a commit: forced moves the
     /// next choice takes without scanning.
     pub forced_moves: Vec<u32>,
-    /// A copy of the nodes and sets as built, when the problem is small enough that
-    /// copying them back after a search is cheap (see [`Cells::reset`]).
-    pristine: Option<Box<(Vec<Node>, Vec<u32>)>>,
 }
 
 /// Save points.
@@ -141,24 +126,36 @@ macro_rules! round_option {
 
 pub(crate) use round_option;
 
-/// The sparse sets of a problem as built, before any search: shared by dancing cells
-/// and their multiplicity variant ([`super::multi`]).
-pub(crate) struct Laid {
+/// The nodes and the sets of a problem: what dancing cells and their multiplicity
+/// variant ([`super::multi`]) share, all but the sizes (and the needs) that make their
+/// states.
+#[derive(Clone, Debug)]
+pub(crate) struct Sets {
+    /// The nodes: each option's entries, then a spacer. Node 0 is a spacer too.
     pub nd: Vec<Node>,
+    /// The sets: item `i` owns `set[base[i]..base[i+1]]`, node indices; the first
+    /// `size[i] & LIVE` are alive.
     pub set: Vec<u32>,
-    /// Each item's number of options.
-    pub len: Vec<i32>,
+    /// The color of each node (0: none; else color id + 1). Empty without colors.
     pub clr: Vec<u32>,
+    /// Item `i`'s set starts at `base[i]`; `base[n]` is the end.
     pub base: Vec<u32>,
+    /// The internal numbering of the items: primary ones `0..n1`, secondary `n1..n`.
     pub order: ItemOrder,
+    /// Option `k`'s nodes are `option_start[k]..option_start[k+1]-1` (the last is its
+    /// spacer).
     pub option_start: Vec<u32>,
+    /// A copy of the nodes and sets as built, when the problem is small enough that
+    /// copying them back after a search is cheap (see [`Sets::reset`]).
+    pristine: Option<Box<(Vec<Node>, Vec<u32>)>>,
 }
 
-impl Laid {
+impl Sets {
     /// Lays out the nodes and the sets of a valid problem (see [`Problem::validate`]):
     /// primary items first internally, in their order, then the secondary ones, so that
-    /// ties in the item choice go to the first declared.
-    pub fn out(problem: &Problem) -> Result<Laid, TooLarge> {
+    /// ties in the item choice go to the first declared. Returns them with each item's
+    /// number of options.
+    pub fn lay_out(problem: &Problem) -> Result<(Sets, Vec<i32>), TooLarge> {
         let n = problem.items.len();
         let nodes = 1 + problem.entry_count() + problem.options.len();
         if nodes >= i32::MAX as usize || problem.options.len() >= LIVE as usize {
@@ -216,15 +213,89 @@ impl Laid {
             }
         }
         option_start.push(nd.len() as u32);
-        Ok(Laid {
-            nd,
-            set,
+        Ok((
+            Sets {
+                nd,
+                set,
+                clr,
+                base,
+                order,
+                option_start,
+                pristine: None,
+            },
             len,
-            clr,
-            base,
-            order,
-            option_start,
-        })
+        ))
+    }
+
+    /// Keeps a copy of the sets as they are now, when small enough (see
+    /// [`Sets::reset`]).
+    pub fn keep_pristine(&mut self) {
+        if self.nd.len() <= PRISTINE_MAX_NODES {
+            self.pristine = Some(Box::new((self.nd.clone(), self.set.clone())));
+        }
+    }
+
+    /// The nodes of option `o`, spacer excluded.
+    #[inline]
+    pub fn option_nodes(&self, o: OptionId) -> std::ops::Range<u32> {
+        self.option_start[o.index()]..self.option_start[o.index() + 1] - 1
+    }
+
+    /// The option that node `x` belongs to.
+    pub fn option_of(&self, x: u32) -> OptionId {
+        OptionId(self.option_start.partition_point(|&s| s <= x) as u32 - 1)
+    }
+
+    /// The item of node `x`.
+    #[inline]
+    pub fn item_of(&self, x: u32) -> u32 {
+        self.nd[x as usize].itm as u32
+    }
+
+    /// The color of node `x` (0: none).
+    #[inline]
+    pub fn color(&self, x: u32) -> u32 {
+        self.clr.get(x as usize).copied().unwrap_or(0)
+    }
+
+    /// The items of option `o` with their colors.
+    pub fn entries(&self, o: OptionId) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.option_nodes(o)
+            .map(|x| (self.item_of(x), self.color(x)))
+    }
+
+    /// Puts the order of the sets back as built, when a pristine copy is kept, so that
+    /// every search of a small problem explores the same tree; a large problem keeps
+    /// the order its last search left (the same solutions, perhaps in another order),
+    /// which saves a second copy of the matrix. The sizes are the caller's: it restores
+    /// the save point it opened before the search.
+    pub fn reset(&mut self) {
+        if let Some(p) = &self.pristine {
+            self.nd.copy_from_slice(&p.0);
+            self.set.copy_from_slice(&p.1);
+        }
+    }
+
+    /// Drops the pristine copy, so that searches leave the order of the sets as they
+    /// find it, as those of large problems do (for tests of that path).
+    pub fn forget_pristine(&mut self) {
+        self.pristine = None;
+    }
+
+    /// A hash of the sets whose live counts are `size`, blind to the order inside each
+    /// set (which a search of a large problem may leave permuted).
+    pub fn fingerprint(&self, size: &[i32], h: &mut impl std::hash::Hasher) {
+        use std::hash::Hash;
+        for (i, &s) in size.iter().enumerate() {
+            let seg = &self.set[self.base[i] as usize..self.base[i + 1] as usize];
+            let mut live = seg[..(s & LIVE) as usize].to_vec();
+            live.sort_unstable();
+            live.hash(h);
+            // Every node knows where it is.
+            for (k, &x) in seg.iter().enumerate() {
+                (self.nd[x as usize].loc == self.base[i] + k as u32).hash(h);
+            }
+        }
     }
 }
 
@@ -235,15 +306,7 @@ impl Cells {
     /// Save points are copies for small problems and a trail for large ones, or a trail
     /// whatever the size with `trail`.
     pub fn new(problem: &Problem, trail: bool) -> Result<Cells, TooLarge> {
-        let Laid {
-            nd,
-            set,
-            len,
-            clr,
-            base,
-            order,
-            option_start,
-        } = Laid::out(problem)?;
+        let (mut sets, len) = Sets::lay_out(problem)?;
         let n = len.len();
         let undo = if n <= COPY_MAX_ITEMS && !trail {
             Undo::Copy(Vec::new())
@@ -254,37 +317,30 @@ impl Cells {
                 now: 0,
             }
         };
-        let pristine =
-            (nd.len() <= PRISTINE_MAX_NODES).then(|| Box::new((nd.clone(), set.clone())));
+        sets.keep_pristine();
         Ok(Cells {
-            nd,
-            set,
+            sets,
             size: len,
-            clr,
-            base,
-            order,
-            option_start,
             undo,
             forced_moves: Vec::new(),
-            pristine,
         })
     }
 
     /// The nodes of option `o`, spacer excluded.
     pub fn option_nodes(&self, o: OptionId) -> std::ops::Range<u32> {
-        self.option_start[o.index()]..self.option_start[o.index() + 1] - 1
+        self.sets.option_nodes(o)
     }
 
     /// The item of node `x`.
     #[inline]
     pub fn item_of(&self, x: u32) -> u32 {
-        self.nd[x as usize].itm as u32
+        self.sets.item_of(x)
     }
 
-    /// The live options of item `i`, as a range of [`Cells::set`].
+    /// The live options of item `i`, as a range of [`Sets::set`].
     #[inline]
     pub fn live(&self, i: u32) -> std::ops::Range<u32> {
-        let b = self.base[i as usize];
+        let b = self.sets.base[i as usize];
         b..b + (self.size[i as usize] & LIVE) as u32
     }
 
@@ -315,17 +371,17 @@ impl Cells {
         check: bool,
         updates: &mut u64,
     ) -> bool {
-        let nd = &mut self.nd[..];
-        let set = &mut self.set[..];
+        let nd = &mut self.sets.nd[..];
+        let set = &mut self.sets.set[..];
         let size = &mut self.size[..];
-        let base = &self.base[..];
-        let clr = &self.clr[..];
+        let base = &self.sets.base[..];
+        let clr = &self.sets.clr[..];
         let forced_moves = &mut self.forced_moves;
         let mut undo = match &mut self.undo {
             Undo::Trail { trail, stamp, now } if TRAIL => Some((trail, &mut stamp[..], *now)),
             _ => None,
         };
-        let n1 = self.order.n1;
+        let n1 = self.sets.order.n1;
         let mut count = 0u64;
         let from = base[c as usize];
         let end = from + (size[c as usize] & LIVE) as u32;
@@ -364,10 +420,10 @@ impl Cells {
             if self.size[u as usize] < CURRENT {
                 self.record::<TRAIL>(u);
                 delete(
-                    &mut self.nd,
-                    &mut self.set,
+                    &mut self.sets.nd,
+                    &mut self.sets.set,
                     &mut self.size,
-                    &self.base,
+                    &self.sets.base,
                     x,
                     u,
                 );
@@ -377,12 +433,12 @@ impl Cells {
         for x in nodes.clone() {
             let u = self.item_of(x);
             if self.size[u as usize] < EARLIER {
-                let color = self.clr.get(x as usize).copied().unwrap_or(0);
+                let color = self.sets.color(x);
                 self.hide::<TRAIL>(u, color, false, updates);
             }
         }
         for x in nodes {
-            let s = &mut self.size[self.nd[x as usize].itm as usize];
+            let s = &mut self.size[self.sets.nd[x as usize].itm as usize];
             if *s < EARLIER {
                 *s += EARLIER - CURRENT;
             }
@@ -500,7 +556,7 @@ impl Structure for Cells {
                 return Some(u);
             }
         }
-        let sizes = &self.size[..self.order.n1 as usize];
+        let sizes = &self.size[..self.sets.order.n1 as usize];
         if sizes.is_empty() {
             return None;
         }
@@ -537,7 +593,7 @@ impl Structure for Cells {
     fn commit<const TRAIL: bool>(&mut self, x: u32, check: bool, updates: &mut u64) -> bool {
         // First every item is flagged, so that the hides below neither count it as
         // starving nor skip its set.
-        round_option!(self.nd, x, |q, u| {
+        round_option!(self.sets.nd, x, |q, u| {
             if self.size[u as usize] < CURRENT {
                 self.record::<TRAIL>(u);
                 self.size[u as usize] += CURRENT;
@@ -545,12 +601,12 @@ impl Structure for Cells {
             }
         });
         let mut alive = true;
-        round_option!(self.nd, x, |q, u| {
+        round_option!(self.sets.nd, x, |q, u| {
             if self.size[u as usize] < EARLIER {
-                let color = if u < self.order.n1 {
+                let color = if u < self.sets.order.n1 {
                     0
                 } else {
-                    self.clr.get(q as usize).copied().unwrap_or(0)
+                    self.sets.color(q)
                 };
                 if !self.hide::<TRAIL>(u, color, check, updates) {
                     alive = false;
@@ -559,7 +615,7 @@ impl Structure for Cells {
             }
         });
         if alive {
-            round_option!(self.nd, x, |q, u| {
+            round_option!(self.sets.nd, x, |q, u| {
                 let s = &mut self.size[u as usize];
                 if *s < EARLIER {
                     *s += EARLIER - CURRENT;
@@ -582,52 +638,38 @@ impl Structure for Cells {
     /// The node at place `r` of the sets.
     #[inline]
     fn candidate(&self, r: u32) -> u32 {
-        self.set[r as usize]
+        self.sets.set[r as usize]
     }
 
     /// The option that node `x` belongs to.
     fn option_of(&self, x: u32) -> OptionId {
-        OptionId(self.option_start.partition_point(|&s| s <= x) as u32 - 1)
+        self.sets.option_of(x)
     }
 
     fn entries(&self, o: OptionId) -> impl Iterator<Item = (u32, u32)> + '_ {
-        self.option_nodes(o).map(|x| {
-            (
-                self.item_of(x),
-                self.clr.get(x as usize).copied().unwrap_or(0),
-            )
-        })
+        self.sets.entries(o)
     }
 
     fn order(&self) -> &ItemOrder {
-        &self.order
+        &self.sets.order
     }
 
     /// Number of options.
     fn option_count(&self) -> usize {
-        self.option_start.len() - 1
+        self.sets.option_start.len() - 1
     }
 
     fn forget_forced_moves(&mut self) {
         self.forced_moves.clear();
     }
 
-    /// Puts the order of the sets back as built, when a pristine copy is kept, so that
-    /// every search of a small problem explores the same tree; a large problem keeps
-    /// the order its last search left (the same solutions, perhaps in another order),
-    /// which saves a second copy of the matrix. The sizes are the caller's: it restores
-    /// the save point it opened before the search.
+    /// See [`Sets::reset`].
     fn reset(&mut self) {
-        if let Some(p) = &self.pristine {
-            self.nd.copy_from_slice(&p.0);
-            self.set.copy_from_slice(&p.1);
-        }
+        self.sets.reset();
     }
 
-    /// Drops the pristine copy, so that searches leave the order of the sets as they
-    /// find it, as those of large problems do (for tests of that path).
     fn forget_pristine(&mut self) {
-        self.pristine = None;
+        self.sets.forget_pristine();
     }
 
     /// A hash of what a search may change, blind to the order inside each set (which a
@@ -635,16 +677,7 @@ impl Structure for Cells {
     fn fingerprint(&self, h: &mut impl std::hash::Hasher) {
         use std::hash::Hash;
         self.size.hash(h);
-        for (i, &s) in self.size.iter().enumerate() {
-            let seg = &self.set[self.base[i] as usize..self.base[i + 1] as usize];
-            let mut live = seg[..(s & LIVE) as usize].to_vec();
-            live.sort_unstable();
-            live.hash(h);
-            // Every node knows where it is.
-            for (k, &x) in seg.iter().enumerate() {
-                (self.nd[x as usize].loc == self.base[i] + k as u32).hash(h);
-            }
-        }
+        self.sets.fingerprint(&self.size, h);
         match &self.undo {
             Undo::Copy(saved) => saved.len().hash(h),
             Undo::Trail { trail, .. } => trail.len().hash(h),

@@ -35,8 +35,7 @@
 //! replays the exclusions after the forced options.
 
 use super::cells::{
-    COPY_MAX_ITEMS, CURRENT, EARLIER, LIVE, Laid, Node, PRISTINE_MAX_NODES, TooLarge, delete,
-    next_stamp, round_option,
+    COPY_MAX_ITEMS, CURRENT, EARLIER, LIVE, Sets, TooLarge, delete, next_stamp, round_option,
 };
 use super::structure::{ItemOrder, Mark, NONE, Structure};
 use crate::problem::{ItemKind, OptionId, Problem};
@@ -59,8 +58,8 @@ enum Undo {
 /// The sparse-set structure of a problem with multiplicities, with its save points.
 #[derive(Clone, Debug)]
 pub(crate) struct Multi {
-    nd: Vec<Node>,
-    set: Vec<u32>,
+    /// The nodes and the sets, as dancing cells lay them out.
+    sets: Sets,
     /// Per item: live count plus flags.
     size: Vec<i32>,
     /// Per primary item: the options it must still take (may be negative).
@@ -70,11 +69,6 @@ pub(crate) struct Multi {
     /// Per primary item: the upper bound at the start, for the clash check of forced
     /// options.
     cap: Vec<u32>,
-    /// The color of each node (0: none; else color id + 1). Empty without colors.
-    clr: Vec<u32>,
-    base: Vec<u32>,
-    order: ItemOrder,
-    option_start: Vec<u32>,
     undo: Undo,
     /// The candidates of the open levels, each level's after the one above's: nodes,
     /// and [`NONE`] for the child that closes an item.
@@ -84,8 +78,6 @@ pub(crate) struct Multi {
     /// Primary items left with exactly the options they need, noted as it happens: a
     /// forced move that the next choice takes without scanning.
     forced_moves: Vec<u32>,
-    /// The sets and sizes as built, for small problems (see [`Structure::reset`]).
-    pristine: Option<Box<(Vec<Node>, Vec<u32>)>>,
 }
 
 impl Multi {
@@ -96,22 +88,14 @@ impl Multi {
     /// closed at once, their options hidden: that is the state every search starts
     /// from.
     pub fn new(problem: &Problem, trail: bool) -> Result<Multi, TooLarge> {
-        let Laid {
-            nd,
-            set,
-            len,
-            clr,
-            base,
-            order,
-            option_start,
-        } = Laid::out(problem)?;
+        let (sets, len) = Sets::lay_out(problem)?;
         let n = len.len();
-        let n1 = order.n1 as usize;
+        let n1 = sets.order.n1 as usize;
         let mut need = vec![0i32; n1];
         let mut slack = vec![0i32; n1];
         let mut cap = vec![0u32; n1];
         for u in 0..n1 {
-            let ItemKind::Primary { bounds } = problem.item(order.item_id[u]).kind else {
+            let ItemKind::Primary { bounds } = problem.item(sets.order.item_id[u]).kind else {
                 unreachable!("internal items 0..n1 are primary");
             };
             let lo = i32::try_from(bounds.lo).unwrap_or(i32::MAX);
@@ -133,21 +117,15 @@ impl Multi {
             }
         };
         let mut m = Multi {
-            nd,
-            set,
+            sets,
             size: len,
             need,
             slack,
             cap,
-            clr,
-            base,
-            order,
-            option_start,
             undo,
             cand: Vec::new(),
             tweaking: false,
             forced_moves: Vec::new(),
-            pristine: None,
         };
         // Items that may take nothing, and items with no option and nothing needed.
         let mut ignored = 0;
@@ -164,15 +142,8 @@ impl Multi {
                 m.size[u as usize] += EARLIER;
             }
         }
-        if m.nd.len() <= PRISTINE_MAX_NODES {
-            m.pristine = Some(Box::new((m.nd.clone(), m.set.clone())));
-        }
+        m.sets.keep_pristine();
         Ok(m)
-    }
-
-    /// The nodes of option `o`, spacer excluded.
-    fn option_nodes(&self, o: OptionId) -> std::ops::Range<u32> {
-        self.option_start[o.index()]..self.option_start[o.index() + 1] - 1
     }
 
     /// The nodes of the option of node `x`, spacer excluded: up to the spacer after
@@ -180,23 +151,24 @@ impl Multi {
     #[inline]
     fn nodes_of(&self, x: u32) -> std::ops::Range<u32> {
         let mut q = x;
-        while self.nd[q as usize].itm >= 0 {
+        while self.sets.nd[q as usize].itm >= 0 {
             q += 1;
         }
-        (q as i32 + self.nd[q as usize].itm) as u32..q
+        (q as i32 + self.sets.nd[q as usize].itm) as u32..q
     }
 
     /// The live options of item `i`, as a range of the sets.
     #[inline]
     fn live(&self, i: u32) -> std::ops::Range<u32> {
-        let b = self.base[i as usize];
+        let b = self.sets.base[i as usize];
         b..b + (self.size[i as usize] & LIVE) as u32
     }
 
     /// Whether node `q` is among the live options of its item `u`.
     #[inline]
     fn is_live(&self, q: u32, u: u32) -> bool {
-        self.nd[q as usize].loc < self.base[u as usize] + (self.size[u as usize] & LIVE) as u32
+        self.sets.nd[q as usize].loc
+            < self.sets.base[u as usize] + (self.size[u as usize] & LIVE) as u32
     }
 
     /// Records item `i`'s state at the current save point, before it changes.
@@ -225,17 +197,17 @@ impl Multi {
         keep: Option<std::ops::Range<u32>>,
         updates: &mut u64,
     ) -> bool {
-        let nd = &mut self.nd[..];
-        let set = &mut self.set[..];
+        let nd = &mut self.sets.nd[..];
+        let set = &mut self.sets.set[..];
         let size = &mut self.size[..];
         let need = &self.need[..];
-        let base = &self.base[..];
-        let clr = &self.clr[..];
+        let base = &self.sets.base[..];
+        let clr = &self.sets.clr[..];
         let mut undo = match &mut self.undo {
             Undo::Trail { trail, stamp, now } if TRAIL => Some((trail, &mut stamp[..], *now)),
             _ => None,
         };
-        let n1 = self.order.n1;
+        let n1 = self.sets.order.n1;
         let forced_moves = &mut self.forced_moves;
         let keep = keep.unwrap_or(0..0);
         let mut count = 0u64;
@@ -284,9 +256,9 @@ impl Multi {
     /// and the option is deleted only where it is still live.
     fn include<const TRAIL: bool>(&mut self, x: u32, check: bool, updates: &mut u64) -> bool {
         let nodes = self.nodes_of(x);
-        let n1 = self.order.n1;
+        let n1 = self.sets.order.n1;
         for q in nodes.clone() {
-            let u = self.nd[q as usize].itm as u32;
+            let u = self.sets.item_of(q);
             let s = self.size[u as usize];
             if s >= EARLIER {
                 continue;
@@ -305,10 +277,10 @@ impl Multi {
             }
             if self.is_live(q, u) {
                 delete(
-                    &mut self.nd,
-                    &mut self.set,
+                    &mut self.sets.nd,
+                    &mut self.sets.set,
                     &mut self.size,
-                    &self.base,
+                    &self.sets.base,
                     q,
                     u,
                 );
@@ -325,21 +297,17 @@ impl Multi {
             }
         }
         for q in nodes.clone() {
-            let u = self.nd[q as usize].itm as u32;
+            let u = self.sets.item_of(q);
             let s = self.size[u as usize];
             if (CURRENT..EARLIER).contains(&s) {
-                let color = if u < n1 {
-                    0
-                } else {
-                    self.clr.get(q as usize).copied().unwrap_or(0)
-                };
+                let color = if u < n1 { 0 } else { self.sets.color(q) };
                 if !self.hide::<TRAIL>(u, color, check, Some(nodes.clone()), updates) {
                     return false;
                 }
             }
         }
         for q in nodes {
-            let s = &mut self.size[self.nd[q as usize].itm as usize];
+            let s = &mut self.size[self.sets.nd[q as usize].itm as usize];
             if (CURRENT..EARLIER).contains(s) {
                 *s += EARLIER - CURRENT;
             }
@@ -356,18 +324,18 @@ impl Multi {
         check: bool,
         updates: &mut u64,
     ) -> bool {
-        let n1 = self.order.n1;
+        let n1 = self.sets.order.n1;
         for q in nodes {
-            let u = self.nd[q as usize].itm as u32;
+            let u = self.sets.item_of(q);
             if self.size[u as usize] >= EARLIER {
                 continue;
             }
             self.record::<TRAIL>(u);
             let s = delete(
-                &mut self.nd,
-                &mut self.set,
+                &mut self.sets.nd,
+                &mut self.sets.set,
                 &mut self.size,
-                &self.base,
+                &self.sets.base,
                 q,
                 u,
             );
@@ -392,9 +360,9 @@ impl Multi {
     /// is active. (An option of the forced list's exclusions always has one: it was a
     /// candidate of a primary item.)
     fn alive(&self, o: OptionId) -> bool {
-        let n1 = self.order.n1;
-        self.option_nodes(o).any(|q| {
-            let u = self.nd[q as usize].itm as u32;
+        let n1 = self.sets.order.n1;
+        self.sets.option_nodes(o).any(|q| {
+            let u = self.sets.item_of(q);
             u < n1 && self.size[u as usize] < CURRENT && self.is_live(q, u)
         })
     }
@@ -517,7 +485,7 @@ impl Structure for Multi {
         self.cand.resize((end as usize).max(self.cand.len()), 0);
         let (from, to) = (at as usize, (at + take) as usize);
         self.cand[from..to]
-            .copy_from_slice(&self.set[live.start as usize..(live.start + take) as usize]);
+            .copy_from_slice(&self.sets.set[live.start as usize..(live.start + take) as usize]);
         if need == 1 && slack == 0 {
             // Exactly once: covered now, its options hidden once for all children.
             self.record::<TRAIL>(i);
@@ -566,7 +534,7 @@ impl Structure for Multi {
         match &mut self.undo {
             Undo::Copy(saved) if !TRAIL => {
                 for q in nodes {
-                    let u = self.nd[q as usize].itm as usize;
+                    let u = self.sets.nd[q as usize].itm as usize;
                     saved[m.0 as usize + u] = self.size[u];
                 }
                 Some(m)
@@ -582,33 +550,28 @@ impl Structure for Multi {
     fn exclude_forced<const TRAIL: bool>(&mut self, excluded: &[OptionId], updates: &mut u64) {
         for &o in excluded {
             if self.alive(o) {
-                self.remove::<TRAIL>(self.option_nodes(o), false, updates);
+                self.remove::<TRAIL>(self.sets.option_nodes(o), false, updates);
             }
         }
     }
 
     fn commit_forced<const TRAIL: bool>(&mut self, forced: &[OptionId], updates: &mut u64) {
         for &o in forced {
-            let first = self.option_start[o.index()];
+            let first = self.sets.option_start[o.index()];
             self.include::<TRAIL>(first, false, updates);
         }
     }
 
     fn option_of(&self, x: u32) -> OptionId {
-        OptionId(self.option_start.partition_point(|&s| s <= x) as u32 - 1)
+        self.sets.option_of(x)
     }
 
     fn entries(&self, o: OptionId) -> impl Iterator<Item = (u32, u32)> + '_ {
-        self.option_nodes(o).map(|x| {
-            (
-                self.nd[x as usize].itm as u32,
-                self.clr.get(x as usize).copied().unwrap_or(0),
-            )
-        })
+        self.sets.entries(o)
     }
 
     fn order(&self) -> &ItemOrder {
-        &self.order
+        &self.sets.order
     }
 
     fn capacity(&self, i: u32) -> u32 {
@@ -620,7 +583,7 @@ impl Structure for Multi {
     }
 
     fn option_count(&self) -> usize {
-        self.option_start.len() - 1
+        self.sets.option_start.len() - 1
     }
 
     fn forget_forced_moves(&mut self) {
@@ -628,29 +591,18 @@ impl Structure for Multi {
     }
 
     fn reset(&mut self) {
-        if let Some(p) = &self.pristine {
-            self.nd.copy_from_slice(&p.0);
-            self.set.copy_from_slice(&p.1);
-        }
+        self.sets.reset();
     }
 
     fn forget_pristine(&mut self) {
-        self.pristine = None;
+        self.sets.forget_pristine();
     }
 
     fn fingerprint(&self, h: &mut impl std::hash::Hasher) {
         use std::hash::Hash;
         self.size.hash(h);
         self.need.hash(h);
-        for (i, &s) in self.size.iter().enumerate() {
-            let seg = &self.set[self.base[i] as usize..self.base[i + 1] as usize];
-            let mut live = seg[..(s & LIVE) as usize].to_vec();
-            live.sort_unstable();
-            live.hash(h);
-            for (k, &x) in seg.iter().enumerate() {
-                (self.nd[x as usize].loc == self.base[i] + k as u32).hash(h);
-            }
-        }
+        self.sets.fingerprint(&self.size, h);
         match &self.undo {
             Undo::Copy(saved) => saved.len().hash(h),
             Undo::Trail { trail, .. } => trail.len().hash(h),

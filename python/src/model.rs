@@ -408,8 +408,8 @@ impl Model {
 
     /// Shard `k` of `n` (1-based): exactly the parts `dlxc run MODEL --count --shard
     /// K/N` counts, the same on every machine, so a shard can be counted here and the
-    /// rest on the command line. A problem whose engine cannot split (multiplicities)
-    /// is all in shard 1.
+    /// rest on the command line (multiplicities included: their parts also exclude
+    /// options).
     fn shard(&self, py: Python<'_>, k: usize, n: usize) -> PyResult<Shard> {
         check_shard(k, n)?;
         let core = self.core(py)?;
@@ -442,8 +442,7 @@ impl Model {
     /// makes it: a real search of 0.2 s first, whose counts are exact when it
     /// finishes (`exact`), and otherwise gives the speed that turns the estimated
     /// nodes into seconds; then random probes (`probes` of them, or as many as fit in
-    /// 0.3 s) drawn from `seed`. Only dancing cells can be probed: a problem with
-    /// multiplicities raises `ModelError` (E0922) unless the trial finishes. A model
+    /// 0.3 s) drawn from `seed`; every kind of problem can be probed. A model
     /// with an objective gets the tree `count` searches: `dlxc estimate` tries its
     /// branch and bound search for 0.2 s first, which is `optimize(time_limit=0.2)`.
     #[pyo3(signature = (probes = None, seed = 1))]

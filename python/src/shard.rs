@@ -23,7 +23,7 @@ use crate::search::{Limits, Solutions, clash, count, count_for};
 /// disjoint parts, at least two when its node branches, each weighted by its share of
 /// the whole tree (its root's weight times its share of the root; dead ends met while
 /// splitting are in no part, so the weights add up to at most the roots'). A solver that cannot
-/// branch (multiplicities run on the links engines) keeps its roots whole.
+/// branch keeps its roots whole.
 pub fn split(solver: &mut Solver, roots: &[Part], want: usize) -> Result<Vec<Part>, Clash> {
     if !solver.can_branch() {
         return Ok(roots.to_vec());
@@ -151,9 +151,8 @@ impl Shard {
     /// left unexplored (empty when finished). The solutions of `rest` and the `count`
     /// together are exactly this shard's, none lost or counted twice, so a long count
     /// can go on later, elsewhere, or in pieces (`rest.deal(n)`, `rest.split(n)`). The
-    /// share of the tree explored is `self.weight - rest.weight`. A part that an
-    /// engine without work stealing (multiplicities) had not finished comes back
-    /// whole, its partial count dropped. Ctrl-C raises `KeyboardInterrupt`.
+    /// share of the tree explored is `self.weight - rest.weight`. Ctrl-C raises
+    /// `KeyboardInterrupt`.
     #[pyo3(signature = (seconds, threads = 1))]
     pub fn count_for(
         &self,

@@ -284,7 +284,7 @@ def test_a_count_cut_by_its_time_limit_leaves_the_exact_rest() -> None:
     assert counted == total and rounds > 2
     n, finished, rest = model.shard(1, 1).count_for(60)
     assert (n, finished, len(rest)) == (total, True, 0)
-    # An engine without work stealing (multiplicities) leaves a cut part whole.
+    # Multiplicities (crossword's words are used at most once) are cut and resumed too.
     crossword = load("crossword.dlx", {})
     whole = crossword.count()
     n, finished, rest = crossword.shard(1, 1).count_for(1e-9)
@@ -335,7 +335,7 @@ def cli_json(*args: str) -> dict:
 @pytest.mark.parametrize("name,params,splits", [
     ("queens.dlx", {"n": "10"}, [(1, 3), (2, 3), (3, 3), (4, 7)]),
     ("langford.dlx", {"n": "8"}, [(1, 2), (2, 2), (5, 5)]),
-    # Multiplicities run on the links engine, which cannot split: shard 1 is all.
+    # Multiplicities split too: their parts also exclude options.
     ("star-battle.dlx", {}, [(1, 2), (2, 2)]),
 ])
 def test_shard_k_of_n_is_the_command_lines(name: str, params: dict, splits: list) -> None:
@@ -358,6 +358,11 @@ def test_shard_k_of_n_is_the_command_lines(name: str, params: dict, splits: list
         assert sum(counts) == whole == model.count()
         again = [pickle.loads(pickle.dumps(s)) for s in shards]
         assert [s.count() for s in again] == counts
+        assert [s.excluded for s in again] == [s.excluded for s in shards]
+        if name == "star-battle.dlx":
+            # Every shard has parts, and some exclude options.
+            assert all(len(s) > 0 for s in shards)
+            assert any(e for s in shards for e in s.excluded)
     with pytest.raises(ValueError):
         model.shard(3, 2)
     with pytest.raises(ValueError):

@@ -255,6 +255,18 @@ impl<'m> Env<'m> {
         self.locals.truncate(depth);
     }
 
+    /// The local bindings made since the scope was at `depth`, outermost first: what
+    /// [`Env::push_locals`] replays.
+    pub(crate) fn locals_since(&self, depth: usize) -> &[(&'m str, Value)] {
+        self.locals.get(depth..).unwrap_or_default()
+    }
+
+    /// Pushes local bindings recorded by [`Env::locals_since`]; pop them with
+    /// [`Env::truncate`].
+    pub(crate) fn push_locals(&mut self, locals: &[(&'m str, Value)]) {
+        self.locals.extend_from_slice(locals);
+    }
+
     /// Binds `value` to a pattern, pushing its names.
     pub fn bind(&mut self, pat: &'m Pattern, value: Value) -> EvalResult<()> {
         match pat {

@@ -264,3 +264,28 @@ fn a_cover_filtered_by_membership_tries_its_loop_once_not_once_per_option() {
     let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("JSON");
     assert_eq!(v["options"].as_array().map(Vec::len), Some(840));
 }
+
+#[test]
+fn a_builtin_result_past_the_size_limit_is_refused() {
+    // A piece of 150,000 cells under `--max-size 100000`: `shape` made it whole, and
+    // each of the 8 x 60 placements shifted a copy of it (a fuzzed pentomino, 13 s),
+    // where a comprehension of that size is refused at once. Now `shape` is refused.
+    let art = "O".repeat(150_000);
+    let f = model(
+        "huge-piece.dlx",
+        &format!(
+            "let piece = shape(\"{art}\")\n\
+             item cell[r, c] for r in 0..6, c in 0..10\n\
+             option put[k, r, c] for (k, v) in enumerate(variants(piece)), r in 0..6, c in 0..10\n\
+             \x20   let at = shift(v, r, c)\n\
+             \x20   where at <= {{(r, c) for r in 0..6, c in 0..10}}\n\
+             \x20   covers cell[x, y] for (x, y) in at\n"
+        ),
+    );
+    let err = refused(&["check", &f, "--max-size", "100000"], "E0501");
+    assert!(
+        err.contains("`shape` made 150000 elements, more than the size limit of 100000"),
+        "{}",
+        tail(&err)
+    );
+}

@@ -386,6 +386,28 @@ def test_shard_k_of_n_is_the_command_lines(name: str, params: dict, splits: list
         model.shards(0)
 
 
+def test_splits_past_the_command_lines_limit_are_refused_with_its_code() -> None:
+    # `parts(10**9)` of a large tree split it until memory ran out, and `shards(10**9)`
+    # asked for a list of 10^9 shards (32 GB) at once: both aborted the interpreter.
+    # As `--shard 1/1000000000` is, they are E0916.
+    model = dlxc.Model.from_file("examples/queens.dlx", params={"n": 16})
+    calls = [
+        lambda: model.parts(10**9),
+        lambda: model.shards(10**9),
+        lambda: model.shard(1, 10**9),
+        lambda: model.shards(2)[0].split(10**9),
+    ]
+    for call in calls:
+        with pytest.raises(dlxc.ModelError) as info:
+            call()
+        assert info.value.codes == ["E0916"], info.value.report
+    # The limits themselves are allowed (on a tree small enough to split at once).
+    small = dlxc.Model.from_file("examples/queens.dlx", params={"n": 6})
+    shards = small.shards(10_000)
+    assert len(shards) == 10_000 and sum(s.count() for s in shards) == 4
+    assert sum(p.count() for p in small.parts(640_000)) == 4
+
+
 def number(text: str) -> float:
     """A number as `dlxc estimate` prints it (`5.84e11`, `947`)."""
     return float(text.replace(",", ""))

@@ -378,3 +378,41 @@ fn a_time_limit_stops_a_run_of_dead_ends() {
         );
     }
 }
+
+/// The most memory `pid` has held, from `/proc` (Linux), in kB.
+fn peak_kb(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[test]
+fn an_endless_line_on_standard_input_is_read_in_bounded_memory() {
+    // `--data -` fed 64 MB without a line break: the line was held whole, growing
+    // with the input. Now past 1 MiB only its length is kept: the process's peak stays
+    // far below the input, the record fails alone (E0607), and the next is answered.
+    let mut child = spawn(&["run", "examples/matchsticks.dlx", "--data", "-", "--value"]);
+    let mut stdin = child.stdin.take().unwrap();
+    let lines = stdout_lines(&mut child);
+    let limit = Duration::from_secs(30);
+    write!(stdin, "2\n0\n\n").unwrap();
+    stdin.flush().unwrap();
+    assert_eq!(next_line(&lines, limit), "3");
+    let chunk = "1 ".repeat(1 << 19);
+    for _ in 0..64 {
+        stdin.write_all(chunk.as_bytes()).unwrap();
+    }
+    stdin.flush().unwrap();
+    // Written through a pipe of a few blocks, so most of it has been read by now.
+    if let Some(kb) = peak_kb(child.id()) {
+        assert!(kb < 48 * 1024, "peak {kb} kB while reading a line of 64 MB");
+    }
+    write!(stdin, "\n\n3\n3 12 17 23\n").unwrap();
+    drop(stdin);
+    assert_eq!(next_line(&lines, limit), "error");
+    assert_eq!(next_line(&lines, limit), "3");
+    let (status, err) = ended(&mut child, limit, "endless line");
+    assert_eq!(status, Some(2), "{err}");
+    assert!(err.contains("dlx::E0607"), "{err}");
+    assert!(err.len() < 2_000, "{} bytes of stderr", err.len());
+}

@@ -289,3 +289,28 @@ fn a_builtin_result_past_the_size_limit_is_refused() {
         tail(&err)
     );
 }
+
+#[test]
+fn functions_that_multiply_their_calls_meet_the_limit_on_bindings() {
+    // No loop at all: each of 40 functions calls the next twice, with new arguments
+    // (so the memo cannot answer), 2^40 calls that no limit counted: a hang. A body
+    // evaluated now counts as a binding tried.
+    let mut text = String::new();
+    for k in 0..40 {
+        text.push_str(&format!(
+            "fn f{k}(x) = f{}(2 * x) + f{}(2 * x + 1)\n",
+            k + 1,
+            k + 1
+        ));
+    }
+    text.push_str("fn f40(x) = x % 2\nlet z = f0(0)\nitem a\noption o where z > 0 covers a\n");
+    let err = refused(
+        &["check", &model("calls.dlx", &text), "--max-size", "100000"],
+        "E0501",
+    );
+    assert!(
+        err.contains("makes more than 1000000 function calls and loop bindings"),
+        "{}",
+        tail(&err)
+    );
+}

@@ -884,6 +884,33 @@ impl<'m> Env<'m> {
             if let Some(v) = self.memo[i].get(vals.as_slice()) {
                 return Ok(v.clone());
             }
+            // A body evaluated counts as a binding tried, against the same limit: with
+            // no loop at all, 40 functions each calling the next twice made 2^40 calls,
+            // a hang that no limit saw. An outermost call starts a count of its own, as
+            // an outermost loop does, and loops inside it add to it.
+            if self.open_loops == 0 {
+                self.steps = 0;
+            }
+            self.steps += 1;
+            let limit = self.step_limit();
+            if self.steps > limit {
+                return Err(self
+                    .error(
+                        Code::E0501,
+                        format!(
+                            "this evaluation makes more than {limit} function calls and loop \
+                             bindings"
+                        ),
+                        span,
+                        "the call past the limit",
+                    )
+                    .add_help(
+                        "functions that call others several times at each level multiply \
+                         their calls (two a level for 40 levels is 2^40); compute the values \
+                         over a range instead, or raise the limit with `--max-size N`",
+                    )
+                    .into());
+            }
             let key: Option<Box<[Value]>> =
                 (self.memo_len < MEMO_LIMIT).then(|| vals.as_slice().into());
             let saved = std::mem::take(&mut self.locals);
@@ -891,8 +918,10 @@ impl<'m> Env<'m> {
                 self.locals.push((p.name.as_str(), v));
             }
             self.call_depth += 1;
+            self.open_loops += 1;
             self.function_evaluations += 1;
             let r = self.eval(&f.body);
+            self.open_loops -= 1;
             self.call_depth -= 1;
             self.locals = saved;
             if let (Ok(v), Some(key)) = (&r, key) {

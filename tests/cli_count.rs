@@ -165,6 +165,20 @@ fn goldens_of_merge_and_checkpoints() {
             ],
         ),
         (
+            // An intact checksum over 2^128 - 6 solutions in 100 nodes: resumed, the
+            // sum saturated at 2^128 - 1 and was printed as exact.
+            "E0920-more-solutions-than-nodes",
+            &[
+                "run",
+                "examples/queens.dlx",
+                "-p",
+                "n=8",
+                "--count",
+                "--resume",
+                &ui("more-solutions-than-nodes.ckpt"),
+            ],
+        ),
+        (
             "E0920-version-1",
             &[
                 "run",

@@ -338,3 +338,81 @@ fn a_closed_output_pipe_stops_the_search_at_once() {
     assert_eq!(status, Some(0), "{err}");
     assert_eq!(err, "", "a closed pipe is not an error");
 }
+
+#[test]
+fn a_time_limit_stops_a_run_of_dead_ends() {
+    // Knuth's 6x7 example with each option 20,000 times: at the second level, each of
+    // 20,000 copies of `B C F` leaves `E` with no option after hiding 40,000 others.
+    // Those dead ends are no nodes, and the clock was looked at only between nodes:
+    // 800 million updates (about 5 s here) ran past a limit of 0.2 s. On one thread and
+    // on two (where the parts left are handed back), the limit now holds.
+    let options = ["C E F", "A D G", "B C F", "A D", "B G", "D E G"];
+    let mut text = String::from("A B C D E F G\n");
+    for _ in 0..20_000 {
+        for o in options {
+            text.push_str(o);
+            text.push('\n');
+        }
+    }
+    let f = temp_file("dead-ends.dlx", &text);
+    for threads in ["1", "2"] {
+        let start = Instant::now();
+        let mut child = spawn(&[
+            "solve",
+            f.to_str().unwrap(),
+            "--count",
+            "--time-limit",
+            "0.2",
+            "--engine",
+            "cells",
+            "--threads",
+            threads,
+        ]);
+        let (code, err) = ended(&mut child, Duration::from_secs(60), "dead ends");
+        let took = start.elapsed();
+        assert_eq!(code, Some(3), "{threads} threads: {err}");
+        assert!(err.contains("time limit"), "{threads} threads: {err}");
+        assert!(
+            took < Duration::from_secs(2),
+            "{threads} threads: {took:?} for a limit of 0.2 s"
+        );
+    }
+}
+
+/// The most memory `pid` has held, from `/proc` (Linux), in kB.
+fn peak_kb(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[test]
+fn an_endless_line_on_standard_input_is_read_in_bounded_memory() {
+    // `--data -` fed 64 MB without a line break: the line was held whole, growing
+    // with the input. Now past 1 MiB only its length is kept: the process's peak stays
+    // far below the input, the record fails alone (E0607), and the next is answered.
+    let mut child = spawn(&["run", "examples/matchsticks.dlx", "--data", "-", "--value"]);
+    let mut stdin = child.stdin.take().unwrap();
+    let lines = stdout_lines(&mut child);
+    let limit = Duration::from_secs(30);
+    write!(stdin, "2\n0\n\n").unwrap();
+    stdin.flush().unwrap();
+    assert_eq!(next_line(&lines, limit), "3");
+    let chunk = "1 ".repeat(1 << 19);
+    for _ in 0..64 {
+        stdin.write_all(chunk.as_bytes()).unwrap();
+    }
+    stdin.flush().unwrap();
+    // Written through a pipe of a few blocks, so most of it has been read by now.
+    if let Some(kb) = peak_kb(child.id()) {
+        assert!(kb < 48 * 1024, "peak {kb} kB while reading a line of 64 MB");
+    }
+    write!(stdin, "\n\n3\n3 12 17 23\n").unwrap();
+    drop(stdin);
+    assert_eq!(next_line(&lines, limit), "error");
+    assert_eq!(next_line(&lines, limit), "3");
+    let (status, err) = ended(&mut child, limit, "endless line");
+    assert_eq!(status, Some(2), "{err}");
+    assert!(err.contains("dlx::E0607"), "{err}");
+    assert!(err.len() < 2_000, "{} bytes of stderr", err.len());
+}

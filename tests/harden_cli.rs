@@ -158,3 +158,27 @@ fn a_data_line_past_the_limit_fails_its_record_alone_with_e0607() {
     t.push_str(&format!("--- exit code {}\n", r.code));
     golden::check(Path::new("tests/ui/harden/E0607-long-line.txt"), &t).unwrap();
 }
+
+#[test]
+fn a_knuth_file_of_millions_of_errors_holds_a_few_in_bounded_memory() {
+    // 200,000 option lines naming an undeclared item: each is an E0802. All of them
+    // were held (5.1 GB for a 73 MB file), so under a 16 MB budget the read stopped
+    // at the budget (E0505, behind the 50 errors shown) after 44,800 errors; now the
+    // first are kept, the rest counted, and the read ends with all of them counted.
+    let text = format!("a b\n{}", "a zz\n".repeat(200_000));
+    let f = temp_file("many-errors.dlx", &text);
+    let r = dlxc(&["--max-memory", "16M", "solve", f.to_str().unwrap()]);
+    assert_eq!(
+        r.code,
+        2,
+        "{}",
+        &r.stderr[r.stderr.len().saturating_sub(500)..]
+    );
+    assert_eq!(r.stderr.matches("dlx::E0802").count(), 50);
+    assert!(
+        r.stderr
+            .ends_with("... and 199950 more errors, not shown\n"),
+        "{}",
+        &r.stderr[r.stderr.len().saturating_sub(500)..]
+    );
+}

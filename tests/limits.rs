@@ -242,3 +242,75 @@ fn the_default_budget_leaves_room_under_an_address_space_limit() {
     assert_eq!(out.status.code(), Some(2), "{}", tail(&err));
     assert!(err.contains("dlx::E0505"), "{}", tail(&err));
 }
+
+#[test]
+fn a_cover_filtered_by_membership_tries_its_loop_once_not_once_per_option() {
+    // Matchsticks on a 20x20 grid: 840 options, each covering the squares whose sticks
+    // hold it. Looped over in every option, that is 840 x 2870 = 2.4 million tests,
+    // past the million bindings a family may try at `--max-size 100000` (E0501; at
+    // n = 26, 8.7 million tests took 2 s of a 2.2 s lowering). By an index of the
+    // squares' sticks, built once, the family tries its 840 bindings.
+    let r = cli::dlxc(&[
+        "compile",
+        "examples/matchsticks.dlx",
+        "-p",
+        "case=[20, 0]",
+        "--max-size",
+        "100000",
+        "--emit",
+        "json",
+    ]);
+    assert_eq!(r.code, 0, "{}", tail(&r.stderr));
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("JSON");
+    assert_eq!(v["options"].as_array().map(Vec::len), Some(840));
+}
+
+#[test]
+fn a_builtin_result_past_the_size_limit_is_refused() {
+    // A piece of 150,000 cells under `--max-size 100000`: `shape` made it whole, and
+    // each of the 8 x 60 placements shifted a copy of it (a fuzzed pentomino, 13 s),
+    // where a comprehension of that size is refused at once. Now `shape` is refused.
+    let art = "O".repeat(150_000);
+    let f = model(
+        "huge-piece.dlx",
+        &format!(
+            "let piece = shape(\"{art}\")\n\
+             item cell[r, c] for r in 0..6, c in 0..10\n\
+             option put[k, r, c] for (k, v) in enumerate(variants(piece)), r in 0..6, c in 0..10\n\
+             \x20   let at = shift(v, r, c)\n\
+             \x20   where at <= {{(r, c) for r in 0..6, c in 0..10}}\n\
+             \x20   covers cell[x, y] for (x, y) in at\n"
+        ),
+    );
+    let err = refused(&["check", &f, "--max-size", "100000"], "E0501");
+    assert!(
+        err.contains("`shape` made 150000 elements, more than the size limit of 100000"),
+        "{}",
+        tail(&err)
+    );
+}
+
+#[test]
+fn functions_that_multiply_their_calls_meet_the_limit_on_bindings() {
+    // No loop at all: each of 40 functions calls the next twice, with new arguments
+    // (so the memo cannot answer), 2^40 calls that no limit counted: a hang. A body
+    // evaluated now counts as a binding tried.
+    let mut text = String::new();
+    for k in 0..40 {
+        text.push_str(&format!(
+            "fn f{k}(x) = f{}(2 * x) + f{}(2 * x + 1)\n",
+            k + 1,
+            k + 1
+        ));
+    }
+    text.push_str("fn f40(x) = x % 2\nlet z = f0(0)\nitem a\noption o where z > 0 covers a\n");
+    let err = refused(
+        &["check", &model("calls.dlx", &text), "--max-size", "100000"],
+        "E0501",
+    );
+    assert!(
+        err.contains("makes more than 1000000 function calls and loop bindings"),
+        "{}",
+        tail(&err)
+    );
+}

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use dlxc::solve::parallel;
 use dlxc::solve::share::Part;
-use dlxc::task::{Memo, Request};
+use dlxc::task::{MAX_SHARDS, Memo, Request};
 use pyo3::exceptions::{PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -20,7 +20,9 @@ use crate::runner::{limited, memo_arg, order_arg};
 use crate::search::{
     Limits, Optimum, Solution, Solutions, count_classes, objective_name, optimize,
 };
-use crate::shard::{Shard, one_part_each, parts_from_ids, split, with_solver};
+use crate::shard::{
+    Shard, check_parts, one_part_each, parts_from_ids, split, too_many, with_solver,
+};
 
 impl Model {
     fn build(
@@ -68,14 +70,25 @@ fn root(core: &Core) -> Part {
 }
 
 /// Checks a shard `k` of `n`, as `--shard K/N` does.
-fn check_shard(k: usize, n: usize) -> PyResult<()> {
-    if (1..=n).contains(&k) {
-        Ok(())
-    } else {
-        Err(PyValueError::new_err(format!(
+fn check_shard(py: Python<'_>, k: usize, n: usize) -> PyResult<()> {
+    if !(1..=n).contains(&k) {
+        return Err(PyValueError::new_err(format!(
             "shard {k}/{n} does not exist: shards are numbered 1 to n, and n is at least 1"
-        )))
+        )));
     }
+    // As `--shard K/N` is refused: a split into 10^9 shards made a list of 10^9 of
+    // them, 32 GB, and the allocation failure aborted the interpreter.
+    if n > MAX_SHARDS {
+        return Err(too_many(
+            py,
+            format!("shard {k}/{n} splits into more than {MAX_SHARDS} shards"),
+            format!(
+                "split into at most {MAX_SHARDS} shards; each shard is many parts of the \
+                 tree, so a few per machine is plenty"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 #[pymethods]
@@ -401,6 +414,7 @@ impl Model {
     /// The search tree cut into at least `n` disjoint parts when it allows (fewer
     /// when it is that small), one shard a part, each weighted by its share of the tree.
     fn parts(&self, py: Python<'_>, n: usize) -> PyResult<Vec<Shard>> {
+        check_parts(py, "parts", n)?;
         let core = self.core(py)?;
         let parts = with_solver(py, core, |s| split(s, &[root(core)], n))?;
         Ok(one_part_each(core, parts))
@@ -411,7 +425,7 @@ impl Model {
     /// rest on the command line (multiplicities included: their parts also exclude
     /// options).
     fn shard(&self, py: Python<'_>, k: usize, n: usize) -> PyResult<Shard> {
-        check_shard(k, n)?;
+        check_shard(py, k, n)?;
         let core = self.core(py)?;
         let parts = with_solver(py, core, |s| parallel::shard(s, &core.forced, k, n))?;
         Ok(Shard::new(Arc::clone(core), parts))
@@ -420,7 +434,7 @@ impl Model {
     /// The `n` shards of `shard(k, n)`, for `k` from 1 to `n`: their solutions, over
     /// `k`, are the model's, each once.
     fn shards(&self, py: Python<'_>, n: usize) -> PyResult<Vec<Shard>> {
-        check_shard(1, n)?;
+        check_shard(py, 1, n)?;
         let core = self.core(py)?;
         let all = with_solver(py, core, |s| parallel::shards(s, &core.forced, n))?;
         Ok(all

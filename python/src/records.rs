@@ -7,8 +7,9 @@ use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 
+use dlxc::diag::Code;
 use dlxc::diag::report::Report;
-use dlxc::lower::data::{BadRecord, Splitter};
+use dlxc::lower::data::{BadRecord, LONG_LINE_HEAD, LONG_LINE_HELP, MAX_LINE, Splitter};
 use dlxc::session::record_layout;
 use pyo3::prelude::*;
 
@@ -75,21 +76,24 @@ fn read(source: &Arc<Source>, file: File, name: &str, tx: &SyncSender<Rec>) {
     let mut line = Vec::new();
     let mut line_no = 0;
     loop {
-        line.clear();
         let mut eof = false;
-        let got = match reader.read_until(b'\n', &mut line) {
+        let got = match read_line(&mut reader, &mut line) {
             Err(e) => {
                 let _ = tx.send(Rec::Io(e));
                 return;
             }
-            Ok(0) => {
+            Ok(None) => {
                 eof = true;
                 splitter.finish()
             }
-            Ok(_) => {
-                if line.last() == Some(&b'\n') {
-                    line.pop();
-                }
+            Ok(Some(len)) if len > MAX_LINE => {
+                line_no += 1;
+                // Cut at a byte, perhaps inside a character: shown, not read.
+                line.truncate(LONG_LINE_HEAD);
+                let head = String::from_utf8_lossy(&line);
+                splitter.push_too_long(line_no, &head, len)
+            }
+            Ok(Some(_)) => {
                 line_no += 1;
                 match std::str::from_utf8(&line) {
                     Ok(text) => splitter.push(line_no, text),
@@ -133,8 +137,45 @@ fn read(source: &Arc<Source>, file: File, name: &str, tx: &SyncSender<Rec>) {
     }
 }
 
-/// The diagnostic of a record that cannot be read, with the command line's message.
+/// Reads the next line into `line`, without its `\n`, keeping at most [`MAX_LINE`]
+/// bytes of it; returns its whole length, or `None` at the end of the file. A file
+/// with an endless line (a pipe fed without line breaks) is read in bounded memory,
+/// as `--data` reads it: `read_until` held the whole line.
+fn read_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> std::io::Result<Option<usize>> {
+    line.clear();
+    let mut len = 0usize;
+    let mut any = false;
+    loop {
+        let buf = match reader.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            // A last line without `\n` is still a line.
+            return Ok(any.then_some(len));
+        }
+        any = true;
+        let end = buf.iter().position(|&b| b == b'\n');
+        let part = &buf[..end.unwrap_or(buf.len())];
+        let room = MAX_LINE.saturating_sub(line.len()).min(part.len());
+        line.extend_from_slice(&part[..room]);
+        len = len.saturating_add(part.len());
+        let used = part.len() + usize::from(end.is_some());
+        reader.consume(used);
+        if end.is_some() {
+            return Ok(Some(len));
+        }
+    }
+}
+
+/// The diagnostic of a record that cannot be read, with the command line's message
+/// and help.
 fn bad_record(name: &str, bad: &BadRecord, layout: &str) -> Failure {
+    let help = match bad.code {
+        Code::E0607 => LONG_LINE_HELP.to_string(),
+        _ => format!("each record must be {layout}"),
+    };
     Failure::one(
         Report::error(
             bad.code,
@@ -143,7 +184,7 @@ fn bad_record(name: &str, bad: &BadRecord, layout: &str) -> Failure {
                 bad.line, bad.index, bad.message
             ),
         )
-        .help(format!("each record must be {layout}")),
+        .help(help),
     )
 }
 

@@ -8,6 +8,8 @@
 
 use std::sync::Arc;
 
+use dlxc::diag::Code;
+use dlxc::diag::report::Report;
 use dlxc::problem::OptionId;
 use dlxc::solve::share::Part;
 use dlxc::solve::{Clash, Solver, parallel};
@@ -16,8 +18,35 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use crate::core::Core;
+use crate::errors::Failure;
 use crate::handle::{Model, default_threads, restore_args};
 use crate::search::{Limits, Solutions, clash, count, count_for};
+
+/// The most parts `Model.parts(n)` and `Shard.split(n)` make: as many as the command
+/// line's largest split (`--shard K/10000`, 64 parts a shard). Every part is held in
+/// memory: `parts(10**9)` of a large tree aborted the interpreter.
+pub const MAX_PARTS: usize = dlxc::task::MAX_SHARDS * 64;
+
+/// E0916, as the command line refuses `--shard K/N` past 10,000 shards: `asked` says
+/// what was asked for, `help` what to ask instead.
+pub fn too_many(py: Python<'_>, asked: String, help: String) -> PyErr {
+    Failure::one(Report::error(Code::E0916, asked).help(help)).into_err(py)
+}
+
+/// Refuses `call(n)` asking for more than [`MAX_PARTS`] parts.
+pub fn check_parts(py: Python<'_>, call: &str, n: usize) -> PyResult<()> {
+    if n <= MAX_PARTS {
+        return Ok(());
+    }
+    Err(too_many(
+        py,
+        format!("{call}({n}) asks for more than {MAX_PARTS} parts"),
+        format!(
+            "ask for at most {MAX_PARTS} parts: a few for each processor are plenty, and a \
+             part can be split again later (`Shard.split`)"
+        ),
+    ))
+}
 
 /// The parts under each of `roots`, about `want` in all: each root is split into
 /// disjoint parts, at least two when its node branches, each weighted by its share of
@@ -187,6 +216,7 @@ impl Shard {
     /// exactly this shard's. Their weights add up to its weight less that of the dead
     /// ends met while splitting, which are in no part.
     fn split(&self, py: Python<'_>, n: usize) -> PyResult<Vec<Shard>> {
+        check_parts(py, "split", n)?;
         let parts = with_solver(py, &self.core, |s| split(s, &self.parts, n))?;
         Ok(one_part_each(&self.core, parts))
     }

@@ -207,6 +207,28 @@ def test_records_count_as_on_the_command_line() -> None:
         assert all(r.model is None or r.model.record[0] == r.index for r in recs)
 
 
+def test_a_record_line_past_one_mib_fails_its_record_alone_as_on_the_command_line(
+        tmp_path: Path) -> None:
+    # A record of 3 MB on one line between two good ones: E0607, as `--data` says, and
+    # the records after it are still read. The reader held the whole line (an endless
+    # line from a pipe grew without bound) and compiled it as a record.
+    data = tmp_path / "long-line.txt"
+    data.write_text(f"2\n0\n\n{'1 ' * 1_500_000}\n\n3\n3 12 17 23\n")
+    code, out, stderr = cli("run", "examples/matchsticks.dlx", "--data", str(data), "--value")
+    assert out.split() == ["3", "error", "3"] and "dlx::E0607" in stderr
+    model = dlxc.Model.from_file("examples/matchsticks.dlx")
+    recs = list(model.records(str(data)))
+    assert [r.index for r in recs] == [0, 1, 2]
+    assert [r.error is None for r in recs] == [True, False, True]
+    err = recs[1].error
+    assert err.codes == ["E0607"] and not recs[1].unsolvable
+    assert "a line of 3000000 bytes, longer than the 1048576" in str(err)
+    assert "at most 1048576 bytes (1 MiB)" in err.report
+    # Short: the line is shown by its first bytes, not echoed whole.
+    assert len(err.report) < 2_000
+    assert [str(r.optimize().value) for r in recs if r.error is None] == ["3", "3"]
+
+
 def test_sudoku_records_give_the_command_lines_grids() -> None:
     params = {"n": "4", "alphabet": "ABCDEFGHIJKLMNOP"}
     _, out, _ = cli("run", "examples/sudoku.dlx", "--data", "examples/data/sudoku16-spoj.txt",
@@ -367,6 +389,28 @@ def test_shard_k_of_n_is_the_command_lines(name: str, params: dict, splits: list
         model.shard(3, 2)
     with pytest.raises(ValueError):
         model.shards(0)
+
+
+def test_splits_past_the_command_lines_limit_are_refused_with_its_code() -> None:
+    # `parts(10**9)` of a large tree split it until memory ran out, and `shards(10**9)`
+    # asked for a list of 10^9 shards (32 GB) at once: both aborted the interpreter.
+    # As `--shard 1/1000000000` is, they are E0916.
+    model = dlxc.Model.from_file("examples/queens.dlx", params={"n": 16})
+    calls = [
+        lambda: model.parts(10**9),
+        lambda: model.shards(10**9),
+        lambda: model.shard(1, 10**9),
+        lambda: model.shards(2)[0].split(10**9),
+    ]
+    for call in calls:
+        with pytest.raises(dlxc.ModelError) as info:
+            call()
+        assert info.value.codes == ["E0916"], info.value.report
+    # The limits themselves are allowed (on a tree small enough to split at once).
+    small = dlxc.Model.from_file("examples/queens.dlx", params={"n": 6})
+    shards = small.shards(10_000)
+    assert len(shards) == 10_000 and sum(s.count() for s in shards) == 4
+    assert sum(p.count() for p in small.parts(640_000)) == 4
 
 
 def number(text: str) -> float:

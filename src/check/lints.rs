@@ -18,9 +18,47 @@ use std::collections::HashMap;
 use crate::diag::Code;
 use crate::diag::report::Report;
 use crate::lower::family::Families;
-use crate::problem::{ItemId, OptionId};
-use crate::source::SourceFile;
-use crate::syntax::ast::{Decl, ItemClass, Model};
+use crate::problem::{ItemId, OptionId, Origin, Problem};
+use crate::source::{SourceFile, Span};
+use crate::syntax::ast::{CoverEntry, Decl, ItemClass, Model};
+
+/// The first `covers` entry naming the item family `family` in the declaration of
+/// option `o` (with `colored`: only one with a color, or only one without), to point at
+/// the entry that made a lint's items rather than at the family alone.
+fn entry_of<'m>(
+    model: &'m Model,
+    p: &Problem,
+    o: OptionId,
+    family: &str,
+    colored: Option<bool>,
+) -> Option<&'m CoverEntry> {
+    let Origin::Model { decl } = p.option(o).origin else {
+        return None;
+    };
+    model.decls.iter().find_map(|d| match d {
+        Decl::Option(opt) if opt.name.span == decl => opt.covers.iter().find(|c| {
+            c.family.name == family && colored.is_none_or(|want| c.color.is_some() == want)
+        }),
+        _ => None,
+    })
+}
+
+/// An entry of the model `text` without its loop clauses: `letter[r, c] = w[c]` of
+/// `letter[r, c] = w[c] for c in 0..n`.
+fn entry_head(c: &CoverEntry, text: &str) -> Span {
+    let end = match (&c.color, c.index.last()) {
+        (Some(color), _) => color.span.end as usize,
+        (None, Some(last)) => {
+            // Past the `]` that closes the index.
+            let after = last.span.end as usize;
+            text.get(after..)
+                .and_then(|t| t.find(']'))
+                .map_or(after, |k| after + k + 1)
+        }
+        (None, None) => c.family.span.end as usize,
+    };
+    Span::new(c.family.span.start as usize, end)
+}
 
 /// The lints' warnings for the problem `fam` lowered from `model`.
 pub fn lints(fam: &Families, model: &Model, src: &SourceFile) -> Vec<Report> {
@@ -88,24 +126,42 @@ pub fn lints(fam: &Families, model: &Model, src: &SourceFile) -> Vec<Report> {
         {
             let i = id.index();
             let (a, b) = (with_color[i].unwrap(), without[i].unwrap());
-            out.push(
-                Report::warning(
-                    Code::W0411,
-                    format!(
-                        "the colored item `{}` is covered with a color by `{}` and without one \
-                         by `{}`, which claims it for itself",
-                        p.items[i].name,
-                        p.option_label(a),
-                        p.option_label(b)
-                    ),
-                )
-                .label(item.name.span, "colored family")
-                .help(
+            let family = item.name.name.as_str();
+            let r = Report::warning(
+                Code::W0411,
+                format!(
+                    "the colored item `{}` is covered with a color by `{}` and without one by \
+                     `{}`, which claims it for itself",
+                    p.items[i].name,
+                    p.option_label(a),
+                    p.option_label(b)
+                ),
+            );
+            // The entry that lost its color, and one that has it, when the options came
+            // from the model's declarations (always, but for forced options' origins).
+            let (bare, colored) = (
+                entry_of(model, p, b, family, Some(false)),
+                entry_of(model, p, a, family, Some(true)),
+            );
+            let r = match (bare, colored) {
+                (Some(bare), Some(colored)) => {
+                    let example = entry_head(colored, src.text()).slice(src.text());
+                    r.label(
+                        entry_head(bare, src.text()),
+                        format!("no `= color`: this claims `{}` for itself", p.items[i].name),
+                    )
+                    .secondary(entry_head(colored, src.text()), "with a color here")
+                    .help(format!(
+                        "give this entry its color, as `{example}` does; an entry without one \
+                         excludes every other option that covers the item"
+                    ))
+                }
+                _ => r.label(item.name.span, "colored family").help(
                     "give every entry of a colored item its `= color`; an entry without one \
                      excludes every other option that covers the item",
-                )
-                .with_source(src),
-            );
+                ),
+            };
+            out.push(r.with_source(src));
         }
     }
     // Primary items with the same set of options, by family pair: one warning each.
@@ -136,6 +192,7 @@ pub fn lints(fam: &Families, model: &Model, src: &SourceFile) -> Vec<Report> {
         }
         warned.push((fa, fb));
         let (a, b) = (&p.items[first.index()].name, &p.items[i].name);
+        let (name_a, name_b) = (&families[fa].1.name.name, &families[fb].1.name.name);
         let r = Report::warning(
             Code::W0412,
             format!(
@@ -143,19 +200,42 @@ pub fn lints(fam: &Families, model: &Model, src: &SourceFile) -> Vec<Report> {
                  options: one of them adds nothing",
                 opts.len()
             ),
-        )
-        .label(
-            families[fb].1.name.span,
-            format!("`{b}` is made here; is an index in the options' entries mistyped?"),
-        )
-        .help(format!(
-            "check the `covers` entries of `{}` and `{}`: an index typo (`file[r]` for \
-             `file[c]`) makes one family a copy of another and the count wrong",
-            families[fa].1.name.name, families[fb].1.name.name
-        ))
-        .with_source(src);
-        let r = r.label(families[fa].1.name.span, format!("`{a}` is made here"));
-        out.push(r);
+        );
+        // The entries that cover both, in the first of those options: the typo is in
+        // one of their indexes.
+        let r = match (
+            entry_of(model, p, opts[0], name_b, None),
+            entry_of(model, p, opts[0], name_a, None),
+        ) {
+            (Some(eb), Some(ea)) => {
+                let (tb, ta) = (
+                    entry_head(eb, src.text()).slice(src.text()),
+                    entry_head(ea, src.text()).slice(src.text()),
+                );
+                r.label(
+                    entry_head(eb, src.text()),
+                    format!("`{b}` is covered by the options that cover `{a}`"),
+                )
+                .secondary(entry_head(ea, src.text()), format!("`{a}` is covered here"))
+                .help(format!(
+                    "check the indexes of `{tb}` against those of `{ta}`: an index typo \
+                     (`file[r]` for `file[c]`) makes one family a copy of another and the \
+                     count wrong"
+                ))
+            }
+            _ => r
+                .label(
+                    families[fb].1.name.span,
+                    format!("`{b}` is made here; is an index in the options' entries mistyped?"),
+                )
+                .label(families[fa].1.name.span, format!("`{a}` is made here"))
+                .help(format!(
+                    "check the `covers` entries of `{name_a}` and `{name_b}`: an index typo \
+                     (`file[r]` for `file[c]`) makes one family a copy of another and the \
+                     count wrong"
+                )),
+        };
+        out.push(r.with_source(src));
     }
     out
 }

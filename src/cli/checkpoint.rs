@@ -384,9 +384,20 @@ fn parse(text: &str, options: usize) -> Result<(Identity, Resumed), String> {
     if complete != parts.is_empty() {
         return Err("its `complete` disagrees with its parts".into());
     }
+    let nodes = number("nodes")?;
+    // Each solution of a visiting count is a node it entered. A checkpoint claiming
+    // more (one made up or damaged under an intact checksum: 2^128 - 6 solutions) was
+    // resumed into a sum that saturated at 2^128 - 1 and was printed as an exact count;
+    // solutions within its nodes (64 bits) cannot overflow what a run adds to them.
+    if solutions > u128::from(nodes) {
+        return Err(format!(
+            "it claims {solutions} solutions in {nodes} nodes: each solution is a node \
+             of the search"
+        ));
+    }
     let counted = Outcome {
         stats: Stats {
-            nodes: number("nodes")?,
+            nodes,
             updates: number("updates")?,
             solutions,
             elapsed,

@@ -19,13 +19,12 @@ use miette::{Diagnostic, LabeledSpan, MietteError, MietteSpanContents, SourceCod
 
 use crate::cli::Out;
 use crate::diag::Code;
-use crate::lower::data::{BadRecord, MAX_LINE, ParamType, Record, Splitter};
+use crate::lower::data::{
+    BadRecord, LONG_LINE_HEAD as HEAD, LONG_LINE_HELP, MAX_LINE, ParamType, Record, Splitter,
+};
 
 /// Bytes read from the file at a time.
 const BLOCK: usize = 1 << 16;
-
-/// The bytes of a line past [`MAX_LINE`] kept to show in its diagnostic.
-const HEAD: usize = 64;
 
 /// How often a wait for input looks at the interrupt flag.
 const POLL: Duration = Duration::from_millis(50);
@@ -251,13 +250,7 @@ impl RecordError {
     pub fn new(file: &str, bad: BadRecord, help: String) -> RecordError {
         let (label, help) = match bad.code {
             Code::E0901 => ("not UTF-8", super::NOT_UTF8_HELP.to_string()),
-            Code::E0607 => (
-                "this line is too long",
-                format!(
-                    "a line of a data file may have at most {MAX_LINE} bytes (1 MiB); a record \
-                     of larger grids needs its rows on lines of their own"
-                ),
-            ),
+            Code::E0607 => ("this line is too long", LONG_LINE_HELP.to_string()),
             _ => ("this record has the wrong shape", help),
         };
         RecordError {

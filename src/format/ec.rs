@@ -10,12 +10,12 @@
 //!
 //! Every item is primary, named by its number (`"1"`, `"2"`, ...). Options have no
 //! names and are shown as their lists of items, as options of Knuth's format are.
-//! [`read`] reports every error of the file (codes `E0830`–`E0833`); [`looks_like`]
+//! [`read`] finds every error of the file (codes `E0830`–`E0833`), keeping the first
+//! [`MAX_KEPT`](crate::diag::MAX_KEPT) and counting the others; [`looks_like`]
 //! tells `dlxc solve` that a file is in this format.
 
-use crate::diag::Code;
-use crate::diag::Diagnostics;
 use crate::diag::report::Report;
+use crate::diag::{Code, Diagnostics, MAX_KEPT};
 use crate::format::{Line, lines};
 use crate::problem::{Entry, ItemId, ItemKind, Opt, Origin, Problem};
 use crate::source::{SourceFile, Span};
@@ -40,7 +40,7 @@ fn is_comment(t: &str) -> bool {
 
 /// Reads an `.ec` file, reporting every error found.
 pub fn read(src: &SourceFile) -> Result<Problem, Diagnostics> {
-    let mut diags = Diagnostics::new();
+    let mut diags = Diagnostics::keeping(MAX_KEPT);
     let mut header: Option<(u32, Span)> = None;
     // A header that was there but wrong: its options are not reported as headless.
     let mut bad_header = false;

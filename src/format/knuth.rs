@@ -25,9 +25,9 @@
 //! engine decides what it means. An option cannot be empty: a blank line is skipped,
 //! and a line of cost tokens only starts with `|`, so it is a comment.
 //!
-//! [`read`] reports every error of the file (codes `E0801`–`E0809`, see
-//! [`KnuthError`]); [`write()`] produces text Knuth's programs accept, renaming what they
-//! would reject.
+//! [`read`] finds every error of the file (codes `E0801`–`E0809`, see
+//! [`KnuthError`]), keeping the first [`MAX_KEPT`] and counting the others;
+//! [`write()`] produces text Knuth's programs accept, renaming what they would reject.
 
 mod errors;
 mod write;
@@ -40,19 +40,20 @@ use std::collections::HashMap;
 pub use errors::KnuthError;
 pub use write::{Features, Rename, WriteError, WriteReport, write};
 
-use crate::diag::Diagnostics;
 use crate::diag::suggest::did_you_mean;
+use crate::diag::{Diagnostics, MAX_KEPT};
 use crate::format::{Line, Token, lines};
 use crate::problem::{Bounds, Entry, ItemId, ItemKind, Opt, Origin, Problem};
 use crate::source::{SourceFile, Span};
 
-/// Reads a problem in Knuth's format, reporting every error found.
+/// Reads a problem in Knuth's format, reporting every error found (the first
+/// [`MAX_KEPT`] whole, the others as a count: see [`Diagnostics::keeping`]).
 ///
 /// Items and options get [`Origin::Line`] with their line number; options have no name.
 pub fn read(src: &SourceFile) -> Result<Problem, Diagnostics> {
     let mut reader = Reader {
         src,
-        diags: Diagnostics::new(),
+        diags: Diagnostics::keeping(MAX_KEPT),
         problem: Problem::new(),
         index: HashMap::new(),
         item_line: Span::default(),

@@ -14,14 +14,14 @@
 //! Blank lines and lines whose first non-blank character is `|` or `#` are skipped, as
 //! comments, anywhere in the file. An all-zero row is kept as an option with no items.
 //!
-//! [`read`] reports every error of the file (codes `E0820`–`E0824`, see
-//! [`MatrixError`]).
+//! [`read`] finds every error of the file (codes `E0820`–`E0824`, see
+//! [`MatrixError`]), keeping the first [`MAX_KEPT`] and counting the others.
 
 use std::sync::Arc;
 
 use miette::{Diagnostic, NamedSource, SourceSpan};
 
-use crate::diag::Diagnostics;
+use crate::diag::{Diagnostics, MAX_KEPT};
 use crate::format::{Line, lines};
 use crate::problem::{Entry, ItemId, ItemKind, Opt, Origin, Problem};
 use crate::source::{SourceFile, Span};
@@ -139,7 +139,7 @@ pub enum MatrixError {
 
 /// Reads a 0/1 matrix, reporting every error found.
 pub fn read(src: &SourceFile) -> Result<Problem, Diagnostics> {
-    let mut diags = Diagnostics::new();
+    let mut diags = Diagnostics::keeping(MAX_KEPT);
     let mut body = lines(src.text()).filter(|l| !is_skipped(*l));
     let Some(header_line) = body.next() else {
         diags.push(MatrixError::BadHeader {

@@ -503,6 +503,7 @@ impl CompiledForce {
             index: Vec::with_capacity(self.index.len()),
             steps: 0,
             step_limit: env.step_limit() as u128,
+            size_limit: env.size_limit,
             out,
             chars: AsciiChars::shared(),
             ascii_sets: OnceCell::new(),
@@ -665,6 +666,9 @@ struct Runner<'r> {
     /// Bindings tried, against the evaluator's limit ([`Env::step_limit`]).
     steps: u128,
     step_limit: u128,
+    /// The evaluator's size limit: a builtin's result past it is the evaluator's to
+    /// refuse (E0501).
+    size_limit: usize,
     out: &'r mut Vec<OptionId>,
     /// While a skeleton is made: the bindings of the prefix so far, and the scale
     /// after it; the end of the prefix records a binding instead of forcing.
@@ -1125,7 +1129,15 @@ impl Runner<'_> {
             }
             CExpr::Builtin(name, args) => {
                 let args = self.all(args)?;
-                builtins::call(name, &args).map_err(|_| GiveUp)?
+                let made = builtins::call(name, &args).map_err(|_| GiveUp)?;
+                let size = match &made {
+                    Value::List(_) | Value::Set(_) | Value::Map(_) | Value::Tuple(_) => made.len(),
+                    _ => None,
+                };
+                if size.is_some_and(|n| n > self.size_limit) {
+                    return Err(GiveUp);
+                }
+                made
             }
             CExpr::Path(base, steps) => self.path(base, steps)?.into_owned(),
             CExpr::Index(..) => self.get(e)?.into_owned(),

@@ -233,6 +233,14 @@ impl BadRecord {
 /// kept to show.
 pub const MAX_LINE: usize = 1 << 20;
 
+/// The bytes of a line past [`MAX_LINE`] a reader keeps to show in its diagnostic
+/// ([`Splitter::push_too_long`]); the rest is counted, not kept.
+pub const LONG_LINE_HEAD: usize = 64;
+
+/// The help of E0607, a line past [`MAX_LINE`], wherever records are read.
+pub const LONG_LINE_HELP: &str = "a line of a data file may have at most 1048576 bytes \
+     (1 MiB); a record of larger grids needs its rows on lines of their own";
+
 /// What makes a line of a record unreadable.
 #[derive(Clone, Copy, Debug)]
 enum Flaw {

@@ -22,6 +22,7 @@ use crate::instance::Compiled;
 use crate::instance::paint::{Painted, Paints, TextId};
 use crate::lower::budget;
 use crate::lower::eval::{Env, EvalError, EvalResult};
+use crate::lower::join;
 use crate::lower::keys::{KeyIndex, display_name, kind_mismatch_note, write_display_name};
 use crate::lower::symmetry::{Made, lower_symmetry};
 use crate::lower::value::Value;
@@ -349,6 +350,13 @@ fn lower_options<'m>(
     let (mut index, mut key) = (Vec::with_capacity(opt.index.len()), Vec::new());
     let mut cells = Vec::new();
     let exact = fixed_loops(&opt.clauses);
+    // A cover filtered by membership in a set that does not depend on the option is
+    // looked up in an index, not looped over in every option (see `join`).
+    let mut plans: Vec<join::Plan<'m>> = opt
+        .covers
+        .iter()
+        .map(|c| join::Plan::of(c, &opt.clauses))
+        .collect();
     env.for_each(&opt.clauses, &mut |env| {
         made += 1;
         if made > limit {
@@ -363,8 +371,9 @@ fn lower_options<'m>(
         entries.clear();
         spans.clear();
         seen.next_option();
-        for (cover, &family) in opt.covers.iter().zip(&cover_families) {
+        for ((cover, &family), plan) in opt.covers.iter().zip(&cover_families).zip(&mut plans) {
             let (entries, spans) = (&mut entries, &mut spans);
+            let cover = (cover, plan);
             collect_cover(env, cover, family, fam, &mut key, (entries, spans, &mut seen))?;
         }
         let cost = match &opt.cost {
@@ -615,11 +624,11 @@ impl Seen {
     }
 }
 
-/// Adds the entries of `cover` to `entries`; `family` is its item family's declaration
-/// index (`None` when its name is not an item family).
+/// Adds the entries of `cover` to `entries`, evaluated by its plan; `family` is its item
+/// family's declaration index (`None` when its name is not an item family).
 fn collect_cover<'m>(
     env: &mut Env<'m>,
-    cover: &'m CoverEntry,
+    (cover, plan): (&'m CoverEntry, &mut join::Plan<'m>),
     family: Option<usize>,
     fam: &mut Families,
     index: &mut Vec<Value>,
@@ -633,7 +642,7 @@ fn collect_cover<'m>(
             "not declared with `item`",
         ));
     };
-    env.for_each(&cover.clauses, &mut |env| {
+    join::for_each(env, plan, &cover.clauses, &mut |env| {
         eval_index_into(env, &cover.index, index)?;
         let Some(item) = fam.items.get(family, index) else {
             let name = display_name(&cover.family.name, index);
@@ -645,7 +654,10 @@ fn collect_cover<'m>(
             );
             let help = match fam.items.near_miss(family, index) {
                 Some(found) => kind_mismatch_note(&cover.family.name, index, &found),
-                None => format!("the family `{}` has no item with this index; restrict the loop with `where`, or widen the item family", cover.family.name),
+                None => format!(
+                    "the family `{}` has no item with this index; restrict the loop with `where`, or widen the item family",
+                    cover.family.name
+                ),
             };
             return Err(r.add_help(help).into());
         };

@@ -15,6 +15,7 @@ pub mod compiled;
 pub mod data;
 pub mod eval;
 pub mod family;
+mod join;
 pub mod keys;
 pub mod ops;
 pub mod shapes;

@@ -640,23 +640,37 @@ impl<'s> Builder<'s> {
         kids(p).map(|q| self.expr(q)).collect()
     }
 
+    /// Whether `out` is full: reports the clause `q` that would go past
+    /// [`MAX_CLAUSES`].
+    fn too_many_clauses(&self, out: &[Clause], q: &Pair<'_, Rule>) -> bool {
+        if out.len() < MAX_CLAUSES {
+            return false;
+        }
+        // Each clause nests the next one's loop, and each binding is looked up among
+        // those before it: thousands of clauses cost stack and quadratic time.
+        self.error(SyntaxError::TooManyClauses {
+            src: self.src.named(),
+            at: span(q).into(),
+            limit: MAX_CLAUSES,
+        });
+        true
+    }
+
     pub(super) fn clauses(&self, p: Pair<'_, Rule>) -> Vec<Clause> {
         let mut out = Vec::new();
         for q in kids(p) {
-            if out.len() >= MAX_CLAUSES {
-                // Each clause nests the next one's loop, and each binding is looked up
-                // among those before it: thousands of clauses cost stack and
-                // quadratic time.
-                self.error(SyntaxError::TooManyClauses {
-                    src: self.src.named(),
-                    at: span(&q).into(),
-                    limit: MAX_CLAUSES,
-                });
+            if q.as_rule() != Rule::for_clause && self.too_many_clauses(&out, &q) {
                 break;
             }
             match q.as_rule() {
                 Rule::for_clause => {
+                    // Each generator of `for a in A, b in B` is a clause of its own: one
+                    // `for` of 48,000 generators passed the count, made between `for`s,
+                    // and took 6 s to check.
                     for g in kids(q) {
+                        if self.too_many_clauses(&out, &g) {
+                            return out;
+                        }
                         let sp = span(&g);
                         let mut it = kids(g);
                         let pat = self.pattern(it.next().expect("grammar: pattern"));

@@ -48,13 +48,10 @@ pub(super) fn count(
         let r = Report::error(
             Code::E0922,
             "--checkpoint and --resume cannot be used here: this engine cannot hand its \
-             search over (only dancing cells and bitsets can: not --engine links, and not \
-             a problem with multiplicity intervals)",
+             search over (only dancing cells and bitsets, with or without multiplicity \
+             intervals, can: not --engine links)",
         )
-        .help(
-            "count without them, or with the default engine (bitsets or dancing cells) and \
-             without --node-limit or --limit",
-        );
+        .help("count without them, or with the default engine (bitsets or dancing cells)");
         return Err(Failure::Report(Box::new(r)));
     }
     // A plain count, or one whose progress this engine cannot show: as usual.
@@ -207,7 +204,7 @@ impl Watch for CountWatch<'_> {
 /// parts left (none when the count finished), so nothing is lost or counted twice.
 /// Python's shards count this way (`Shard.count`, `Shard.count_for`, `dlxc.ray`).
 ///
-/// An engine that cannot give work away (the links engines, multiplicity intervals)
+/// An engine that cannot give work away (the links engines: Algorithm X, C and M)
 /// counts part after part, the limits being for all of them together; the part a limit
 /// cuts is left whole, and what it had counted dropped.
 pub fn count_parts(

@@ -483,16 +483,24 @@ fn listing_refusal(mode: Mode, flag: &str) -> Box<Report> {
         _ => "the run shows its first solution",
     };
     let does = match flag {
-        "--shard" => "splits a count",
-        "--checkpoint" => "saves a count",
-        "--resume" => "goes on with a saved count",
+        "--shard" => "splits a count, or the search for an optimum",
+        "--checkpoint" => "saves a count, or the search for an optimum",
+        "--resume" => "goes on with a saved count, or search for an optimum",
         _ => "shows how far a count has got",
     };
-    refuse(
-        flag,
-        &format!("it {does}, and {listing}"),
-        &format!("add --count to count the solutions, or leave {flag} out"),
-    )
+    let other = match mode {
+        Mode::All => Some("--all"),
+        Mode::Limit(_) => Some("--limit"),
+        _ => None,
+    };
+    let help = match other {
+        Some(other) if flag != "--progress" => format!(
+            "add --count to count the solutions, leave {other} out to search for one optimal \
+             solution of a model with an objective, or leave {flag} out"
+        ),
+        _ => format!("add --count to count the solutions, or leave {flag} out"),
+    };
+    refuse(flag, &format!("it {does}, and {listing}"), &help)
 }
 
 /// Whether an optimization takes `flag` (`--shard`, `--checkpoint` or `--resume`): it

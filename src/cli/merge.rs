@@ -491,7 +491,11 @@ fn repeated_or_missing(pieces: &[Piece]) -> Vec<Diag> {
                     m => format!("{m} of the {n} shards are missing: {shown}"),
                 },
             )
-            .help("run the missing shards with `--shard K/N --count --json` and merge them all"),
+            .help(if pieces.iter().any(|p| p.optimum.is_some()) {
+                "run the missing shards with `--shard K/N --json` and merge them all"
+            } else {
+                "run the missing shards with `--shard K/N --count --json` and merge them all"
+            }),
         ));
     }
     errors

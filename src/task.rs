@@ -504,11 +504,10 @@ fn listing_refusal(mode: Mode, flag: &str) -> Box<Report> {
 }
 
 /// Whether an optimization takes `flag` (`--shard`, `--checkpoint` or `--resume`): it
-/// searches the parts of a fixed cut of the tree for one optimal solution, in order on
-/// one thread (module `solve::optimize::parts`). So every optimal solution (`--all`,
-/// `--limit`, `--count`), the k best (`--best`) and threads asked for are refused
-/// with it: a part keeps one best solution, and its threads' parts would end out of
-/// order.
+/// searches the parts of a fixed cut of the tree for one optimal solution (module
+/// `solve::optimize::parts`), on threads too. So every optimal solution (`--all`,
+/// `--limit`, `--count`) and the k best (`--best`) are refused with it: a part keeps
+/// one best solution.
 fn spread_of_optimum(task: &Task, t: &Traits, flag: &str) -> Result<(), Box<Report>> {
     let what = if t.costs_file {
         "the file has costs"
@@ -535,16 +534,6 @@ fn spread_of_optimum(task: &Task, t: &Traits, flag: &str) -> Result<(), Box<Repo
             ),
             &format!(
                 "leave {other} out to search for one optimal solution by parts, or leave {flag} out"
-            ),
-        ));
-    }
-    if task.threads_asked && task.threads > 1 {
-        return Err(refuse(
-            &format!("{flag} with --threads {}", task.threads),
-            &format!("{what}, and {flag} searches the parts of the tree in order on one thread"),
-            &format!(
-                "leave --threads out (or give --threads 1), or leave {flag} out to optimize on {} threads",
-                task.threads
             ),
         ));
     }

@@ -76,7 +76,12 @@ fn shards_merge_to_the_optimum_and_its_solution() {
             let mut files = Vec::new();
             for k in 1..=n {
                 let shard = format!("{k}/{n}");
-                let r = run(&with(base, &["--shard", &shard, "--json", "-q"]));
+                // Odd shards on two threads: the same answer as on one.
+                let threads = if k % 2 == 1 { "2" } else { "1" };
+                let r = run(&with(
+                    base,
+                    &["--shard", &shard, "--json", "-q", "--threads", threads],
+                ));
                 assert!(r.code == 0 || r.code == 1, "{base:?} {shard}: {}", r.stderr);
                 let summary = r.stdout.lines().last().unwrap_or("");
                 assert!(
@@ -211,14 +216,15 @@ fn a_shard_with_a_checkpoint_resumes_to_the_shards_answer() {
 
 #[test]
 fn an_interrupted_optimization_saves_and_resumes() {
-    // SIGTERM ends the search as Ctrl-C does: a final checkpoint and exit 3. A search
-    // long enough to be interrupted: the 7x7 matchsticks grid with nothing taken (seconds).
+    // SIGTERM ends the search as Ctrl-C does: a final checkpoint and exit 3, here on
+    // two threads, whose parts end in any order. A search long enough to be
+    // interrupted: the 7x7 matchsticks grid with nothing taken (seconds).
     let dir = scratch("interrupt");
     let ck = dir.join("ck.json").display().to_string();
     let base = ["run", "examples/matchsticks.dlx", "-p", "case=[7,0]"];
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_dlxc"))
         .args(base)
-        .args(["--checkpoint", &ck, "--value"])
+        .args(["--checkpoint", &ck, "--value", "--threads", "2"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -352,17 +358,6 @@ fn goldens_of_what_stays_refused_and_of_bad_checkpoints() {
                 "2",
                 "--checkpoint",
                 "never.json",
-            ],
-        ),
-        (
-            "E0922-shard-with-threads",
-            vec![
-                "run",
-                "examples/matchsticks.dlx",
-                "--threads",
-                "2",
-                "--shard",
-                "1/2",
             ],
         ),
         (

@@ -1,8 +1,8 @@
 //! Branch and bound by parts, as checkpoints and shards of an optimization search
 //! (`solve::optimize::parts`): on random small problems with objectives (exactly-once,
 //! at-least-once and secondary items, colors, costs of both signs, forced options),
-//! every split into N = 1..=5 shards, merged as `dlxc merge` merges them (the best
-//! value, ties to the earliest part), gives the sequential answer: the value and the
+//! every split into N = 1..=5 shards, on one thread or three, merged as `dlxc merge`
+//! merges them (the best value, ties to the earliest part), gives the sequential answer: the value and the
 //! solution of `solve_exact`, the search each part runs (and the value of `solve`). A
 //! search cut by a small node limit and resumed from what it kept, again and again
 //! until it ends, gives it too. Seeded, so a failure names the seed that reproduces it.
@@ -69,6 +69,7 @@ fn search(
     which: &[usize],
     done: &mut Done,
     config: &SearchConfig,
+    threads: usize,
 ) -> dlxc::solve::Optimum {
     solve_parts(
         opt,
@@ -77,6 +78,7 @@ fn search(
         which,
         done,
         config,
+        threads,
         &mut |_| {},
         &mut |_, _| {},
     )
@@ -124,19 +126,24 @@ fn shards_merged_and_resumed_checkpoints_give_the_sequential_answer() {
             let sign = goal.sign();
             let answer = |f: Option<Found>| f.map(|f| (f.value, f.solution));
             let expected = want.value.zip(want.solutions.first().cloned());
-            // Shards: each searched alone (its own incumbent), then merged.
-            for n in 1..=5 {
+            // Shards: each searched alone (its own incumbent), then merged; on one
+            // thread and on three (the parts then end in any order).
+            for (n, threads) in (1..=5).flat_map(|n| [(n, 1), (n, 3)]) {
                 let mut found = Vec::new();
                 for k in 1..=n {
                     let which = cut.shard(k, n);
                     let mut done = Done::default();
-                    let out = search(&mut opt, &forced, &cut, &which, &mut done, &cfg);
+                    let out = search(&mut opt, &forced, &cut, &which, &mut done, &cfg, threads);
                     assert!(out.optimal && out.end == End::Exhausted, "{at} {k}/{n}");
                     assert_eq!(done.parts.len(), which.len(), "{at} {k}/{n}");
                     assert_eq!(out.value, done.best.as_ref().map(|b| b.value), "{at}");
                     found.extend(done.best);
                 }
-                assert_eq!(answer(best_of(found, sign)), expected, "{at}, {n} shards");
+                assert_eq!(
+                    answer(best_of(found, sign)),
+                    expected,
+                    "{at}, {n} shards, {threads} threads"
+                );
             }
             // A checkpoint: cut short by a node limit, resumed from what it kept until
             // it ends; a limit smaller than the next part makes no progress, so a run
@@ -152,7 +159,7 @@ fn shards_merged_and_resumed_checkpoints_give_the_sequential_answer() {
                         node_limit: Some(limit),
                         ..SearchConfig::default()
                     };
-                    let out = search(&mut opt, &forced, &cut, &which, &mut done, &cfg);
+                    let out = search(&mut opt, &forced, &cut, &which, &mut done, &cfg, 1);
                     runs += 1;
                     assert!(runs < 200, "{at}: no end");
                     if out.end == End::Exhausted {
@@ -175,7 +182,7 @@ fn shards_merged_and_resumed_checkpoints_give_the_sequential_answer() {
                 } else {
                     // The shard resumed is the shard searched at once.
                     let mut at_once = Done::default();
-                    search(&mut opt, &forced, &cut, &which, &mut at_once, &cfg);
+                    search(&mut opt, &forced, &cut, &which, &mut at_once, &cfg, 2);
                     assert_eq!(done.best, at_once.best, "{at}");
                     continue;
                 };

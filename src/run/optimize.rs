@@ -3,8 +3,8 @@
 //!
 //! The tree is cut into a fixed list of parts ([`Cut`]: about [`CUT`], as the problem,
 //! its forced options and the objective decide), shard `K/N` takes the parts whose
-//! index is `K-1` modulo `N`, and the parts are searched in order, each to its end
-//! ([`solve_parts`]). A checkpoint lists the parts done and the best solution among
+//! index is `K-1` modulo `N`, and the parts are searched each to its end, in order on
+//! one thread or each thread taking the next ([`solve_parts`]). A checkpoint lists the parts done and the best solution among
 //! them (value, part, options), so a resumed run, a shard, or `dlxc merge` of every
 //! shard ends with the sequential search's answer: the best value, the first part
 //! holding it (see `solve::optimize::parts`).
@@ -29,7 +29,8 @@ use crate::task::Task;
 pub(crate) const ENGINE: &str = "branch and bound";
 
 /// Searches `inst` for an optimum by parts, as `task` asks (its shard, checkpoint and
-/// resumed checkpoint); `Task::fit` has refused `--all`, `--best` and `--threads`.
+/// resumed checkpoint); `Task::fit` has refused `--all`, `--count`, `--limit` and
+/// `--best`.
 pub(super) fn by_parts(
     task: &Task,
     inst: &Instance,
@@ -86,6 +87,9 @@ pub(super) fn by_parts(
         }
     };
     let mut improve = |v: i64, chosen: &[OptionId]| sink.borrow_mut().improved(v, chosen);
+    // Threads as an optimization takes them: those asked for, else every core on
+    // the links engine and one on the cost-sorted one.
+    let threads = task.optimizing_threads(opt.is_priced());
     let mut out = solve_parts(
         opt,
         forced,
@@ -93,6 +97,7 @@ pub(super) fn by_parts(
         &which,
         &mut done,
         config,
+        threads,
         &mut after_part,
         &mut improve,
     )?;

@@ -23,6 +23,9 @@
 
 use std::collections::BTreeSet;
 
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+
 use super::threads::{Incumbent, split};
 use super::{Optimizer, Optimum, Step, Wanted};
 use crate::clock::Instant;
@@ -128,9 +131,15 @@ pub struct Done {
 }
 
 /// Searches the parts `which` (indices of `cut`, in increasing order) that `done` does
-/// not list yet, in order, within `config`'s limits (for all of them together), and
-/// adds each part searched to its end to `done`; `after_part` is called after each
-/// (to write a checkpoint). `on_improve` is called when the best so far improves.
+/// not list yet, within `config`'s limits (for all of them together), and adds each
+/// part searched to its end to `done`; `after_part` is called after each (to write a
+/// checkpoint). `on_improve` is called when the best so far improves.
+///
+/// On one thread (or with a node limit, a statement about one sequential search) the
+/// parts are searched in order. On `threads` threads each takes the next part not yet
+/// taken, all pruning against one incumbent (module `threads`), and the parts end in
+/// any order: a part's answer does not depend on the incumbent it started from, so
+/// `done`'s best is the same whatever the order (see the module documentation).
 ///
 /// Returns the answer so far: the best of `done` and, when a limit cut a part short,
 /// of what that part had found (shown, not kept: see the module documentation);
@@ -143,50 +152,144 @@ pub fn solve_parts(
     which: &[usize],
     done: &mut Done,
     config: &SearchConfig,
+    threads: usize,
     after_part: &mut dyn FnMut(&Done),
     on_improve: &mut dyn FnMut(i64, &[OptionId]),
 ) -> Result<Optimum, Clash> {
     let start = Instant::now();
     let sign = opt.objective().sign();
-    // Each part's tree depends only on the problem, as every part of a split needs.
-    let wanted = Wanted {
-        exact: true,
-        ..Wanted::optimum(false)
-    };
     let shared = Incumbent::seeded(done.best.as_ref().map(|b| (sign * b.value, b.part)));
-    let mut stats = Stats::default();
-    let mut end = End::Exhausted;
-    let mut partial: Option<Found> = None;
-    for &k in which {
-        if done.parts.contains(&k) {
-            continue;
-        }
-        let Some(steps) = cut.parts.get(k) else {
-            continue;
-        };
-        // What is left of the limits, for all the parts together; none left is a cut
-        // before the part begins.
-        let cfg = match config.left_after(start, stats.nodes) {
-            Some(cfg) if config.node_limit.is_none_or(|n| stats.nodes < n) => cfg,
-            Some(_) => {
-                end = End::Cut(Limit::Nodes);
+    let todo: Vec<usize> = which
+        .iter()
+        .copied()
+        .filter(|k| *k < cut.len() && !done.parts.contains(k))
+        .collect();
+    let mut run = Run {
+        stats: Stats::default(),
+        end: End::Exhausted,
+        partial: None,
+        sign,
+        reported: done.best.as_ref().map(|b| b.value),
+    };
+    if threads <= 1 || config.node_limit.is_some() || todo.len() <= 1 {
+        for &k in &todo {
+            // What is left of the limits, for all the parts together; none left is a
+            // cut before the part begins.
+            let cfg = match config.left_after(start, run.stats.nodes) {
+                Some(cfg) if config.node_limit.is_none_or(|n| run.stats.nodes < n) => cfg,
+                Some(_) => {
+                    run.end = End::Cut(Limit::Nodes);
+                    break;
+                }
+                None => {
+                    run.end = End::Cut(Limit::Time);
+                    break;
+                }
+            };
+            if config
+                .interrupt
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
+            {
+                run.end = End::Cut(Limit::Interrupted);
                 break;
             }
-            None => {
-                end = End::Cut(Limit::Time);
+            let mut improve = |v: i64, sol: &[OptionId]| {
+                run_improved(&mut run.reported, sign, v, sol, on_improve)
+            };
+            let out = opt.solve_part(
+                forced,
+                &cut.parts[k],
+                WANTED,
+                &cfg,
+                Some((&shared, k)),
+                &mut improve,
+            )?;
+            if !run.record(done, k, out, after_part) {
                 break;
             }
-        };
-        if config
-            .interrupt
-            .as_ref()
-            .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
-        {
-            end = End::Cut(Limit::Interrupted);
-            break;
         }
-        let out = opt.solve_part(forced, steps, wanted, &cfg, Some((&shared, k)), on_improve)?;
-        for s in [&mut stats, &mut done.stats] {
+    } else {
+        on_threads(
+            opt,
+            forced,
+            cut,
+            &todo,
+            config,
+            threads,
+            &shared,
+            start,
+            |msg| match msg {
+                Msg::Improved(v, sol) => run_improved(&mut run.reported, sign, v, &sol, on_improve),
+                Msg::Part(k, out) => {
+                    run.record(done, k, out, after_part);
+                }
+            },
+        );
+    }
+    run.stats.elapsed = start.elapsed();
+    let best = match (&done.best, run.partial) {
+        (Some(b), Some(p)) if p.better_than(b, sign) => Some(p),
+        (Some(b), _) => Some(b.clone()),
+        (None, p) => p,
+    };
+    let complete = run.end == End::Exhausted && which.iter().all(|k| done.parts.contains(k));
+    Ok(Optimum {
+        value: best.as_ref().map(|b| b.value),
+        values: best.iter().map(|b| b.value).collect(),
+        solutions: best.into_iter().map(|b| b.solution).collect(),
+        optimal: complete,
+        stats: run.stats,
+        end: run.end,
+    })
+}
+
+/// What each part searches: the optimum, on a tree that depends only on the problem,
+/// as every part of a split needs (module `priced`).
+const WANTED: Wanted = Wanted {
+    all: false,
+    best: 1,
+    exact: true,
+};
+
+/// Reports a value found to `on_improve` when it beats every one reported before: a
+/// part keeps its own best, which may be worse than another part's (a part that is a
+/// solution at its root is one).
+fn run_improved(
+    reported: &mut Option<i64>,
+    sign: i64,
+    v: i64,
+    sol: &[OptionId],
+    on_improve: &mut dyn FnMut(i64, &[OptionId]),
+) {
+    if reported.is_none_or(|r| sign * v < sign * r) {
+        *reported = Some(v);
+        on_improve(v, sol);
+    }
+}
+
+/// This run of [`solve_parts`] so far.
+struct Run {
+    stats: Stats,
+    end: End,
+    /// The best a part cut short had found.
+    partial: Option<Found>,
+    sign: i64,
+    /// The best value reported to `on_improve`.
+    reported: Option<i64>,
+}
+
+impl Run {
+    /// Adds what part `k` found: to `done` when it ran to its end (then `after_part`
+    /// is called), else as the best so far shown. Returns whether it ran to its end.
+    fn record(
+        &mut self,
+        done: &mut Done,
+        k: usize,
+        out: Optimum,
+        after_part: &mut dyn FnMut(&Done),
+    ) -> bool {
+        for s in [&mut self.stats, &mut done.stats] {
             s.nodes = s.nodes.saturating_add(out.stats.nodes);
             s.updates = s.updates.saturating_add(out.stats.updates);
             s.solutions = s.solutions.saturating_add(out.stats.solutions);
@@ -199,13 +302,19 @@ pub fn solve_parts(
                 part: k,
                 solution,
             });
+        let sign = self.sign;
         if let End::Cut(limit) = out.end {
-            partial = found;
-            end = End::Cut(limit);
-            break;
+            if let Some(f) = found
+                && self.partial.as_ref().is_none_or(|p| f.better_than(p, sign))
+            {
+                self.partial = Some(f);
+            }
+            if self.end == End::Exhausted {
+                self.end = End::Cut(limit);
+            }
+            return false;
         }
-        // A part finds only what beats the incumbent (or ties it from an earlier
-        // part), so what it finds is the new best; compared all the same.
+        // A part's own best may be worse than the incumbent it pruned against: compared.
         if let Some(f) = found
             && done.best.as_ref().is_none_or(|b| f.better_than(b, sign))
         {
@@ -213,20 +322,71 @@ pub fn solve_parts(
         }
         done.parts.insert(k);
         after_part(done);
+        true
     }
-    stats.elapsed = start.elapsed();
-    let best = match (&done.best, partial) {
-        (Some(b), Some(p)) if p.better_than(b, sign) => Some(p),
-        (Some(b), _) => Some(b.clone()),
-        (None, p) => p,
-    };
-    let complete = end == End::Exhausted && which.iter().all(|k| done.parts.contains(k));
-    Ok(Optimum {
-        value: best.as_ref().map(|b| b.value),
-        values: best.iter().map(|b| b.value).collect(),
-        solutions: best.into_iter().map(|b| b.solution).collect(),
-        optimal: complete,
-        stats,
-        end,
-    })
+}
+
+/// What a thread of [`on_threads`] reports.
+enum Msg {
+    /// A part found a better solution than it had.
+    Improved(i64, Vec<OptionId>),
+    /// A part ended, or was cut short.
+    Part(usize, Optimum),
+}
+
+/// Searches the parts `todo` of `cut` on `threads` threads, each taking the next one,
+/// all pruning against `shared`; what they report comes to `heard` on this thread.
+/// After a part is cut short by a limit no other part is begun (each would be cut).
+#[allow(clippy::too_many_arguments)]
+fn on_threads(
+    opt: &Optimizer,
+    forced: &[OptionId],
+    cut: &Cut,
+    todo: &[usize],
+    config: &SearchConfig,
+    threads: usize,
+    shared: &Incumbent,
+    start: Instant,
+    mut heard: impl FnMut(Msg),
+) {
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<Msg>();
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min(todo.len()) {
+            let tx = tx.clone();
+            let mut opt = opt.clone();
+            let (next, stop) = (&next, &stop);
+            scope.spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let Some(&k) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                        break;
+                    };
+                    let cfg = config.for_piece(start);
+                    let mut improve = |v: i64, sol: &[OptionId]| {
+                        // The receiver outlives the threads.
+                        let _ = tx.send(Msg::Improved(v, sol.to_vec()));
+                    };
+                    let out = opt
+                        .solve_part(
+                            forced,
+                            &cut.parts[k],
+                            WANTED,
+                            &cfg,
+                            Some((shared, k)),
+                            &mut improve,
+                        )
+                        .expect("the cut checked the forced options");
+                    if matches!(out.end, End::Cut(_)) {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    let _ = tx.send(Msg::Part(k, out));
+                }
+            });
+        }
+        drop(tx);
+        for msg in rx {
+            heard(msg);
+        }
+    });
 }

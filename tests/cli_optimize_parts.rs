@@ -264,6 +264,52 @@ fn an_interrupted_optimization_saves_and_resumes() {
 }
 
 #[test]
+fn checkpoints_written_on_the_way_survive_a_kill() {
+    // SIGKILL leaves no last checkpoint: what is there was written on the way, every
+    // --checkpoint-every seconds after a part ended, and resumes to the optimum.
+    let dir = scratch("kill");
+    let ck = dir.join("ck.json").display().to_string();
+    let base = [
+        "run",
+        "examples/matchsticks.dlx",
+        "-p",
+        "case=[7,0]",
+        "--value",
+    ];
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_dlxc"))
+        .args(base)
+        .args([
+            "--checkpoint",
+            &ck,
+            "--checkpoint-every",
+            "0.05",
+            "--threads",
+            "1",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    let killed = std::process::Command::new("kill")
+        .args(["-KILL", &child.id().to_string()])
+        .status()
+        .is_ok_and(|s| s.success());
+    let out = child.wait_with_output().unwrap();
+    if !killed || out.status.code().is_some() {
+        // It ended before the signal.
+        return;
+    }
+    let done = parts_done(&ck);
+    assert!(done > 0, "no part saved on the way");
+    let r = run(&with(&base, &["--resume", &ck]));
+    let whole = run(&with(&base, &[]));
+    assert_eq!((r.code, &r.stdout), (0, &whole.stdout), "{}", r.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn goldens_of_what_stays_refused_and_of_bad_checkpoints() {
     let dir = scratch("goldens");
     // Summaries kept beside the goldens (`dlxc run tests/ui/optimize/fewest.dlx

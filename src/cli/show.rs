@@ -554,7 +554,10 @@ pub(crate) fn optimum(
             // One line per record with `--value` and `--count`, even with no answer.
             None if cut && (s.value || s.count) => o.line("?"),
             None if cut => {}
-            None => o.line(s.none.as_deref().unwrap_or("No solution")),
+            None => match (&s.none, s.shard.filter(|x| x.n > 1)) {
+                (None, Some(x)) => o.line(&format!("No solution in shard {x}")),
+                (none, _) => o.line(none.as_deref().unwrap_or("No solution")),
+            },
             Some(_) if s.value && ranked => {
                 let values: Vec<String> = out.values.iter().map(i64::to_string).collect();
                 let mark = if cut { "?" } else { "" };

@@ -30,7 +30,7 @@ use super::threads::{Incumbent, split};
 use super::{Optimizer, Optimum, Step, Wanted};
 use crate::clock::Instant;
 use crate::problem::OptionId;
-use crate::solve::{Clash, End, Limit, SearchConfig, Stats};
+use crate::solve::{Clash, End, Limit, SearchConfig, Stats, check_clock};
 
 /// How many parts the tree is cut into, at least (when it has that many nodes within
 /// four levels): a few hundred, so that a checkpoint saves work at a fine grain and
@@ -224,6 +224,11 @@ pub fn solve_parts(
                 Msg::Part(k, out) => {
                     run.record(done, k, out, after_part);
                 }
+                Msg::Stopped(limit) => {
+                    if run.end == End::Exhausted {
+                        run.end = End::Cut(limit);
+                    }
+                }
             },
         );
     }
@@ -233,7 +238,11 @@ pub fn solve_parts(
         (Some(b), _) => Some(b.clone()),
         (None, p) => p,
     };
-    let complete = run.end == End::Exhausted && which.iter().all(|k| done.parts.contains(k));
+    // Every part done is a finished search, whatever limit a thread met after.
+    let complete = which.iter().all(|k| done.parts.contains(k));
+    if complete {
+        run.end = End::Exhausted;
+    }
     Ok(Optimum {
         value: best.as_ref().map(|b| b.value),
         values: best.iter().map(|b| b.value).collect(),
@@ -332,6 +341,8 @@ enum Msg {
     Improved(i64, Vec<OptionId>),
     /// A part ended, or was cut short.
     Part(usize, Optimum),
+    /// A thread found the time up or the interrupt raised before it began a part.
+    Stopped(Limit),
 }
 
 /// Searches the parts `todo` of `cut` on `threads` threads, each taking the next one,
@@ -359,6 +370,13 @@ fn on_threads(
             let (next, stop) = (&next, &stop);
             scope.spawn(move || {
                 while !stop.load(Ordering::Relaxed) {
+                    // A part looks at the clock every 1,024 nodes: one smaller would
+                    // run to its end after Ctrl-C or the time limit.
+                    if let Some(limit) = check_clock(config, start) {
+                        stop.store(true, Ordering::Relaxed);
+                        let _ = tx.send(Msg::Stopped(limit));
+                        break;
+                    }
                     let Some(&k) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         break;
                     };

@@ -23,6 +23,14 @@
 //! `solve::memo`), so it names the order and the cut, lists the parts counted whole
 //! (`"memo": {"order", "want", "parts", "done"}`) and their count, exact at any size.
 //! A resumed count cuts the tree again and counts the parts not done.
+//!
+//! An optimization's checkpoint (`"optimize": {"goal", "want", "parts", "digest",
+//! "done", "improved", "best"}`) is of the same kind: its tree is cut into parts that
+//! depend on the problem, its forced options and the objective alone (see
+//! `solve::optimize::parts`), and it lists the parts searched to their end and the best
+//! solution among them (`{"value", "part", "options"}`, options as 0-based numbers, the
+//! search's order). A resumed search cuts the tree again, checks the number of parts,
+//! the hash of their paths and the best's value, and searches the parts not done.
 
 use std::io::Write;
 use std::path::Path;

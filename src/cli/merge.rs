@@ -1,4 +1,5 @@
-//! `dlxc merge FILE...`: the count of a problem from the counts of its shards.
+//! `dlxc merge FILE...`: the count of a problem from the counts of its shards, or the
+//! optimum of an optimization from its shards' best solutions.
 //!
 //! Each file holds the `--json` output of one shard (`dlxc run M --count --json
 //! --shard K/N`): its last line is a summary with the shard, the problem's fingerprint
@@ -13,6 +14,13 @@
 //! the count (a langford count of 300 merged to 308 from a bitset shard and a
 //! dancing-cells one), so every field that defines the split must agree, and a
 //! summary without them is refused. The sums are checked for overflow: a crafted summary cannot wrap a count.
+//!
+//! The shards of an optimization (`dlxc run MODEL --json --shard K/N` on a model with
+//! an objective) each record the best solution of their parts, the part that found it,
+//! the objective (`goal`) and the number of parts of the cut. Merge prints the best
+//! value, ties going to the earliest part: the answer of one run (module
+//! `solve::optimize::parts`). Summaries of a count and of an optimization do not mix
+//! (E0911).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

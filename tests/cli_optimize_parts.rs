@@ -422,6 +422,15 @@ fn goldens_of_what_stays_refused_and_of_bad_checkpoints() {
         ),
         ("merge-optimum-shards", vec!["merge", &opt2, &opt1]),
         ("E0913-merge-optimum-missing", vec!["merge", &opt2]),
+        // A shard of another release's cut of the tree (its hash edited).
+        (
+            "E0914-merge-optimum-other-cut",
+            vec![
+                "merge",
+                &opt1,
+                "tests/ui/optimize/fewest-2-of-2-other-cut.json",
+            ],
+        ),
         (
             "E0911-merge-count-with-optimum",
             vec!["merge", &opt1, &count2],

@@ -66,8 +66,8 @@ struct Best {
 /// table's figures, which differ from shard to shard: not the split.)
 ///
 /// A shard of an optimization also names its objective (`goal`: the fingerprint of the
-/// problem does not say it) and the number of `parts` of its cut.
-const SPLIT_FIELDS: [&str; 4] = ["engine", "order", "goal", "parts"];
+/// problem does not say it), the number of `parts` of its cut and their hash (`cut`).
+const SPLIT_FIELDS: [&str; 5] = ["engine", "order", "goal", "parts", "cut"];
 
 /// Runs `dlxc merge`.
 pub fn merge(o: &mut Out<'_>, files: &[PathBuf], as_json: bool) -> u8 {
@@ -425,6 +425,7 @@ fn split_otherwise(pieces: &[Piece]) -> Vec<Diag> {
         return Vec::new();
     };
     let shown = |v: &Option<Value>| v.as_ref().map_or("none".to_string(), Value::to_string);
+    let optimum = first.optimum.is_some();
     pieces[1..]
         .iter()
         .filter_map(|p| {
@@ -439,18 +440,22 @@ fn split_otherwise(pieces: &[Piece]) -> Vec<Diag> {
                     Code::E0914,
                     format!(
                         "{} (shard {}) was split with {name} {}, and {} with {name} {}: \
-                         shards split differently do not add up to the count",
+                         shards split differently do not add up to {}",
                         p.file.display(),
                         p.shard,
                         shown(theirs),
                         first.file.display(),
-                        shown(ours)
+                        shown(ours),
+                        if optimum { "the optimum" } else { "the count" }
                     ),
                 )
-                .help(
+                .help(if optimum {
+                    "run every shard with the same model, objective and dlxc: the split \
+                     follows the search's cut of the tree into parts"
+                } else {
                     "count every shard with the same --engine (and the same dlxc): the \
-                     split follows the engine's choice of item at each node",
-                ),
+                     split follows the engine's choice of item at each node"
+                }),
             ) as Diag)
         })
         .collect()

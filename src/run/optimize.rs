@@ -122,6 +122,7 @@ pub(super) fn by_parts(
         fields.extend([
             ("goal", json!(goal.name())),
             ("parts", json!(cut.len())),
+            ("cut", json!(format!("{:016x}", cut.digest()))),
             ("part", json!(best.map(|b| b.part))),
             ("best", json!(best.map(|b| b.value))),
             ("chosen", json!(chosen)),

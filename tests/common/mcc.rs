@@ -69,6 +69,47 @@ pub fn random_problem(seed: u64, colors: bool, bounds: bool) -> Problem {
     b.build()
 }
 
+/// Larger than [`random_problem`], for engines checked against each other rather than
+/// brute force: 2 to 10 primary items with bounds up to `4..10` (`hi` may be absent), up
+/// to 3 secondary items, and 8 to 47 options (147 for every third seed, so that bitsets
+/// take several words) of 1 to 3 primary items and at most one secondary item, colored
+/// `r`, `g` or not.
+pub fn larger_problem(seed: u64) -> Problem {
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let n1 = 2 + rng.below(9);
+    let n2 = rng.below(4);
+    let mut b = ProblemBuilder::new();
+    for i in 0..n1 {
+        let lo = rng.below(5) as u32;
+        let hi = match rng.below(6) {
+            0 => None,
+            k => Some(lo + k as u32 - 1 + rng.below(3) as u32),
+        };
+        b.primary_bounded(format!("p{i}"), Bounds { lo, hi });
+    }
+    for i in 0..n2 {
+        b.secondary([format!("s{i}")]);
+    }
+    let m = 8 + rng.below(if seed.is_multiple_of(3) { 140 } else { 40 });
+    for _ in 0..m {
+        let mut items = BTreeSet::new();
+        for _ in 0..1 + rng.below(3) {
+            items.insert(format!("p{}", rng.below(n1)));
+        }
+        let mut entries: Vec<String> = items.into_iter().collect();
+        if n2 > 0 && rng.below(2) == 0 {
+            let s = rng.below(n2);
+            entries.push(match rng.below(3) {
+                0 => format!("s{s}"),
+                1 => format!("s{s}:r"),
+                _ => format!("s{s}:g"),
+            });
+        }
+        b.option(entries);
+    }
+    b.build()
+}
+
 /// Every set of options containing the forced ones that is a solution in the exact
 /// sense of XCC/MCC: each primary item covered between `lo` and `hi` times; each
 /// secondary item covered at most once, or only by options that give it the same color.

@@ -36,14 +36,20 @@ pub fn refusal_report(src: &SourceFile, p: &Problem, e: &Refused) -> Report {
             option,
             cost,
             item,
+            bounds,
             objective,
             sign,
         } => {
+            let how = crate::solve::optimize::how_often(bounds);
             let mut r = Report::error(
                 Code::E0502,
-                format!("`{objective}` cannot be solved here: option `{option}` has cost {cost}, and `{item}` must be covered at least once"),
+                format!("`{objective}` cannot be solved here: option `{option}` has cost {cost}, and `{item}` must be covered {how}"),
             )
-            .help(format!("with at-least-once items the search stops as soon as every item is covered, so it cannot weigh extra options that only pay; make every cost {sign}, or make the items exactly-once"))
+            .help(if bounds.lo == 1 && bounds.hi.is_none() {
+                format!("with at-least-once items the search stops as soon as every item is covered, so it cannot weigh extra options that only pay; make every cost {sign}, or make the items exactly-once")
+            } else {
+                format!("the search stops as soon as every item has its least number of options, so it cannot weigh extra options that only pay; make every cost {sign}, or give the option an item it must cover exactly")
+            })
             .with_source(src);
             if let Origin::Model { decl, .. } = &p.options.get(id.index()).origin {
                 r = r.label(*decl, format!("`{option}` comes from this family"));

@@ -86,9 +86,11 @@
 use crate::clock::Instant;
 use std::collections::HashSet;
 
+mod bounded;
 mod priced;
 mod threads;
 
+use bounded::Bounded;
 use priced::Priced;
 
 use threads::Incumbent;
@@ -97,6 +99,16 @@ pub use threads::solve_on_threads;
 use super::links::Links;
 use super::{Clash, End, Limit, SearchConfig, Stats, Unsupported, check_clock};
 use crate::problem::{Bounds, ItemKind, OptionId, Problem};
+
+/// How often an item with `bounds` must be covered, in words: `at least once` for
+/// `1..`, else `2..3 times`.
+pub(crate) fn how_often(bounds: &Bounds) -> String {
+    if *bounds == (Bounds { lo: 1, hi: None }) {
+        "at least once".to_string()
+    } else {
+        format!("{bounds} times")
+    }
+}
 
 /// What to optimize.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,11 +150,13 @@ pub enum Refused {
     /// problem.
     #[error(transparent)]
     Unsupported(#[from] Unsupported),
-    /// A cost objective with at-least-once items and an option whose cost improves the
-    /// objective: adding such an option to any cover would improve it, which this search
-    /// does not model.
+    /// A cost objective, and an option whose cost improves the objective that can be
+    /// added on top of a solution (its primary items may all be covered more than their
+    /// least number of times): adding it would improve the solution, which the search,
+    /// stopping as soon as every item has its least number of options, does not model.
     #[error(
-        "option {option} has cost {cost}, and item `{item}` must be covered at least once: with at-least-once items, {objective} needs costs that never reward an extra option ({sign})"
+        "option {option} has cost {cost}, and item `{item}` must be covered {}: with such items, {objective} needs costs that never reward an extra option ({sign})",
+        how_often(.bounds)
     )]
     RewardingCost {
         /// The option.
@@ -151,21 +165,28 @@ pub enum Refused {
         option: String,
         /// Its cost.
         cost: i64,
-        /// An at-least-once item.
+        /// A primary item of the option that may be covered more than `lo` times.
         item: String,
+        /// That item's bounds.
+        bounds: Bounds,
         /// `minimize cost` or `maximize cost`.
         objective: &'static str,
         /// What the costs must be.
         sign: &'static str,
     },
-    /// `--best K` with `K > 1` and an item that must be covered at least once: the k
-    /// best are searched with exactly-once items only.
+    /// `--best K` with `K > 1` and a primary item that is not exactly-once: the k best
+    /// are searched with exactly-once items only (the other searches stop as soon as
+    /// every item has its least number of options, so they never reach the solutions
+    /// with extra options that a list of the k best may need).
     #[error(
-        "item `{item}` must be covered at least once, and the {best} best solutions are searched only when every item is covered exactly once"
+        "item `{item}` must be covered {}, and the {best} best solutions are searched only when every item is covered exactly once",
+        how_often(.bounds)
     )]
     BestOfRepeated {
-        /// The first at-least-once item.
+        /// The first primary item that is not exactly-once.
         item: String,
+        /// Its bounds.
+        bounds: Bounds,
         /// How many were asked for.
         best: usize,
     },
@@ -296,6 +317,7 @@ pub struct Optimizer {
 #[derive(Clone, Debug)]
 enum Core {
     Linked(Box<Linked>),
+    Bounded(Box<Bounded>),
     Priced(Box<Priced>),
 }
 
@@ -328,18 +350,34 @@ impl Optimizer {
             .any(|o| o.entries.iter().any(|e| e.color.is_some()));
         if best > 1
             && let Some(item) = repeated
-            && matches!(item.kind, ItemKind::Primary { bounds } if bounds == (Bounds { lo: 1, hi: None }))
+            && let ItemKind::Primary { bounds } = item.kind
         {
             return Err(Refused::BestOfRepeated {
                 item: item.name.clone(),
+                bounds,
                 best,
             });
         }
+        // Bounds other than `1` and `1..`, colors beside them, and costs that improve the
+        // objective beside them (`Linked`'s cost bound charges an item covered several
+        // times to one option, which needs non-negative costs) are for `Bounded`, which
+        // refuses only the costs that could reward an extra option.
+        let general = problem.items.iter().any(|i| {
+            matches!(i.kind, ItemKind::Primary { bounds }
+                if !bounds.is_exactly_once() && bounds != (Bounds { lo: 1, hi: None }))
+        });
+        let rewarding = objective != Objective::MinimizeCount
+            && problem
+                .options
+                .iter()
+                .any(|o| objective.sign() * o.cost.unwrap_or(0) < 0);
         // The seeds' count bound prunes more than the cost bounds on unit costs; Knuth's
         // taxes need every item covered exactly once.
-        let linked =
-            repeated.is_some() || (objective == Objective::MinimizeCount && !colored && best == 1);
-        let core = if linked {
+        let core = if repeated.is_some() && (general || colored || rewarding) {
+            Core::Bounded(Box::new(Bounded::new(problem, objective)?))
+        } else if repeated.is_some()
+            || (objective == Objective::MinimizeCount && !colored && best == 1)
+        {
             Core::Linked(Box::new(Linked::new(problem, objective)?))
         } else {
             Core::Priced(Box::new(Priced::new(problem, objective)?))
@@ -353,6 +391,7 @@ impl Optimizer {
     pub fn structure_fingerprint(&self) -> u64 {
         match &self.core {
             Core::Linked(l) => l.structure_fingerprint(),
+            Core::Bounded(b) => b.structure_fingerprint(),
             Core::Priced(p) => p.fingerprint(),
         }
     }
@@ -440,6 +479,7 @@ impl Optimizer {
     ) -> Result<Optimum, Clash> {
         match &mut self.core {
             Core::Linked(l) => l.solve_part(forced, steps, wanted.all, config, shared, on_improve),
+            Core::Bounded(b) => b.solve_part(forced, steps, wanted.all, config, shared, on_improve),
             Core::Priced(p) => p.solve_part(forced, steps, wanted, config, shared, on_improve),
         }
     }
@@ -452,6 +492,7 @@ impl Optimizer {
     ) -> Result<Option<(bool, Vec<OptionId>)>, Clash> {
         match &mut self.core {
             Core::Linked(l) => l.branch(forced, steps),
+            Core::Bounded(b) => b.branch(forced, steps),
             Core::Priced(p) => p.branch(forced, steps),
         }
     }
@@ -513,6 +554,7 @@ impl Linked {
                 option: problem.option_label(OptionId(k as u32)),
                 cost: problem.options.get(k).cost.unwrap_or(0),
                 item,
+                bounds: Bounds { lo: 1, hi: None },
                 objective: if max {
                     "maximize cost"
                 } else {

@@ -95,11 +95,12 @@ fn general_bounds_match_brute_force() {
             Objective::MaximizeCost,
         ] {
             let at = format!("seed {seed} {obj:?}");
-            let rewarding = (0..p.options.len())
-                .find(|&k| obj != Objective::MinimizeCount && addable(&p, k) && {
+            let rewarding = (0..p.options.len()).find(|&k| {
+                obj != Objective::MinimizeCount && addable(&p, k) && {
                     let c = p.options.get(k).cost.unwrap_or(0);
                     obj.sign() * c < 0
-                });
+                }
+            });
             let mut opt = match Optimizer::new(&p, obj) {
                 Err(Refused::RewardingCost { id, .. }) => {
                     assert_eq!(Some(id.index()), rewarding, "{at}: refused");
@@ -154,7 +155,11 @@ fn general_bounds_match_brute_force() {
                     Err(c) => {
                         assert_eq!(Some(c), clash, "{at}");
                         let twice = forced.len() == 2 && forced[0] == forced[1];
-                        assert!(twice || all.is_empty(), "{at}: {c}, but {} covers", all.len());
+                        assert!(
+                            twice || all.is_empty(),
+                            "{at}: {c}, but {} covers",
+                            all.len()
+                        );
                         continue;
                     }
                 };
@@ -179,9 +184,15 @@ fn general_bounds_match_brute_force() {
     }
     // The cases this test is about do occur.
     assert!(solved > 8_000, "only {solved} searches");
-    assert!(non_trivial > 3_000, "only {non_trivial} searches with an optimum");
+    assert!(
+        non_trivial > 3_000,
+        "only {non_trivial} searches with an optimum"
+    );
     assert!(refused > 2_000, "only {refused} refusals");
-    assert!(refusal_mattered > 1_000, "only {refusal_mattered} refusals that matter");
+    assert!(
+        refusal_mattered > 1_000,
+        "only {refusal_mattered} refusals that matter"
+    );
 }
 
 /// On threads, the answer is the sequential search's (`solve_exact`), the same value,
@@ -207,7 +218,8 @@ fn threads_give_the_sequential_answer_with_general_bounds() {
                     let want = opt.solve_exact(&forced, all, &cfg, &mut |_, _| {});
                     for threads in [2, 3] {
                         let at = format!("seed {seed} {obj:?} {forced:?} all={all} {threads}");
-                        let got = solve_on_threads(&mut opt, &forced, all, &cfg, threads, &mut |_, _| {});
+                        let got =
+                            solve_on_threads(&mut opt, &forced, all, &cfg, threads, &mut |_, _| {});
                         assert_eq!(opt.structure_fingerprint(), before, "{at}");
                         match (&want, got) {
                             (Err(a), Err(b)) => assert_eq!(a, &b, "{at}"),

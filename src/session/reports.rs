@@ -48,7 +48,7 @@ pub fn refusal_report(src: &SourceFile, p: &Problem, e: &Refused) -> Report {
             .help(if bounds.lo == 1 && bounds.hi.is_none() {
                 format!("with at-least-once items the search stops as soon as every item is covered, so it cannot weigh extra options that only pay; make every cost {sign}, or make the items exactly-once")
             } else {
-                format!("the search stops as soon as every item has its least number of options, so it cannot weigh extra options that only pay; make every cost {sign}, or give the option an item it must cover exactly")
+                format!("the search stops as soon as every item has its least number of options, so it cannot weigh extra options that only pay; make every cost {sign}, or let each option that pays cover an item of a fixed count (no bounds, or `: 2`), which no solution can take it on top of")
             })
             .with_source(src);
             if let Origin::Model { decl, .. } = &p.options.get(id.index()).origin {

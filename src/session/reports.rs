@@ -89,8 +89,9 @@ pub fn unsupported_report(src: &SourceFile, p: &Problem, u: &Unsupported) -> Rep
             Origin::Model { decl, .. } => Some(*decl),
             _ => None,
         });
-    // Without an objective, Algorithm M solves every interval; only the optimizing
-    // search is limited to exactly once and `1..`.
+    // Without an objective every interval is solved, and the optimizer gives each
+    // interval to an engine that takes it: this is met only if an engine is asked for
+    // bounds it lacks.
     let message = format!(
         "item `{item}` must be covered {bounds} times, which the optimizing search cannot handle yet"
     );

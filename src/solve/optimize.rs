@@ -7,14 +7,20 @@
 //!   runs every cost objective with exactly-once items, and the count objective when
 //!   there are colors or K > 1 (as unit costs).
 //! - `Linked`, below, over the links of DLX1: the count objective without colors (the
-//!   seeds' bound prunes more than unit costs do), and every problem with
-//!   at-least-once items.
+//!   seeds' bound prunes more than unit costs do), and problems with at-least-once
+//!   items, no colors, and costs that never reward an extra option.
+//! - module `bounded`: every other bound (`0..1`, `2..3`, `2..`, ...), colors beside
+//!   items that are not exactly-once, and costs of either sign beside them; it counts
+//!   how often each item is covered and blocks options by counters (its module
+//!   documentation has the argument for stopping as soon as every item has its least
+//!   number of options, and for its bounds).
 //!
 //! # What `Linked` searches
 //!
 //! Primary items are covered exactly once, or *at least once* (bounds `1..`, the
 //! repeated cover of the set-cover and matchsticks problems); secondary items at most
-//! once. Other bounds, and colors, are refused ([`Refused`]).
+//! once. [`Optimizer`] gives it no other bounds and no colors (it would refuse them,
+//! [`Refused`]).
 //!
 //! An exactly-once item is covered as in Algorithm X: choosing one of its options hides
 //! every other option that shares an item with it. An at-least-once item is only taken
@@ -146,8 +152,8 @@ impl Objective {
 /// Why [`Optimizer::new`] refuses a problem.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Refused {
-    /// Colors, bounds other than exactly once or at least once, an invalid or too large
-    /// problem.
+    /// An invalid or too large problem (and, from an engine given a problem it does not
+    /// take, which [`Optimizer`] never does, colors or bounds).
     #[error(transparent)]
     Unsupported(#[from] Unsupported),
     /// A cost objective, and an option whose cost improves the objective that can be
@@ -307,7 +313,9 @@ impl Wanted {
 /// Branch and bound, built once per problem and objective and reused for many
 /// searches: over dancing links with taxes and cost-sorted lists, as in DLX5
 /// (`priced`), for exactly-once items; over the links of DLX1 (`Linked`) for the
-/// count objective without colors and for at-least-once items.
+/// count objective without colors and for at-least-once items; over counters of
+/// covers and of blocking reasons (`bounded`) for every other bound, and colors or
+/// costs of both signs beside items that are not exactly-once.
 #[derive(Clone, Debug)]
 pub struct Optimizer {
     core: Core,
@@ -324,17 +332,19 @@ enum Core {
 impl Optimizer {
     /// Builds the engine for `problem` and `objective`.
     ///
-    /// Refuses colors together with at-least-once items, primary bounds other than `1`
-    /// and `1..`, problems that fail [`Problem::validate`], costs whose absolute values
-    /// overflow `i64`, and (see the module documentation) costs that reward extra
-    /// options in a repeated cover.
+    /// Refuses problems that fail [`Problem::validate`], costs whose absolute values
+    /// overflow `i64`, and (see the module documentation of `bounded`) costs that
+    /// reward an option that can be added to a solution: one whose primary items may
+    /// all be covered more than their least number of times.
     pub fn new(problem: &Problem, objective: Objective) -> Result<Optimizer, Refused> {
         Optimizer::with_best(problem, objective, 1)
     }
 
     /// [`Optimizer::new`] for a search of the `best` cheapest solutions
     /// ([`Optimizer::solve_best`]): with `best > 1` every primary item must be covered
-    /// exactly once ([`Refused::BestOfRepeated`]).
+    /// exactly once ([`Refused::BestOfRepeated`]), since the other engines stop as soon
+    /// as every item has its least number of options and never reach the solutions with
+    /// an extra option that the k best may include.
     pub fn with_best(
         problem: &Problem,
         objective: Objective,
@@ -402,7 +412,7 @@ impl Optimizer {
     }
 
     /// Whether it is the cost-sorted engine of module `priced` (DLX5's), rather than
-    /// the links of DLX1 with at-least-once items.
+    /// the links of DLX1 with at-least-once items or the counters of module `bounded`.
     pub fn is_priced(&self) -> bool {
         matches!(self.core, Core::Priced(_))
     }

@@ -911,3 +911,144 @@ impl Bounded {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::{Bounds, ProblemBuilder};
+
+    /// Items `a : 2..3`, `b : 0..1`, `c` (exactly once), secondary `s`; options with
+    /// colors on `s` and costs.
+    fn small() -> Problem {
+        let mut b = ProblemBuilder::new();
+        b.primary_bounded("a", Bounds { lo: 2, hi: Some(3) });
+        b.primary_bounded("b", Bounds { lo: 0, hi: Some(1) });
+        b.primary(["c"]);
+        b.secondary(["s"]);
+        b.option_with(Some("o0".into()), ["a", "s:r"], Some(5));
+        b.option_with(Some("o1".into()), ["a", "b"], Some(1));
+        b.option_with(Some("o2".into()), ["a", "s:g"], Some(3));
+        b.option_with(Some("o3".into()), ["a", "c", "s:r"], Some(2));
+        b.option_with(Some("o4".into()), ["b", "c", "s"], Some(0));
+        b.build()
+    }
+
+    /// Every item's live count is the number of unblocked options of its list.
+    fn consistent(e: &Bounded) {
+        for (i, l) in e.list.iter().enumerate() {
+            let live = l
+                .iter()
+                .filter(|&&(o, _)| e.blocked[o as usize] == 0)
+                .count();
+            assert_eq!(e.live[i] as usize, live, "item {i}");
+        }
+    }
+
+    #[test]
+    fn commits_block_by_bounds_and_colors_and_undo_exactly() {
+        let mut e = Bounded::new(&small(), Objective::MinimizeCost).unwrap();
+        let pristine = e.structure_fingerprint();
+        let mut updates = 0;
+        // o0 gives `s` red: o2 (green) and o4 (no color) are blocked, o3 (red) is not.
+        e.commit(0, &mut updates);
+        consistent(&e);
+        assert_eq!(e.blocked[..], [1, 0, 1, 0, 1]);
+        // o3 covers `a` a second time (`a` is satisfied) and `c` (at its bound).
+        e.commit(3, &mut updates);
+        consistent(&e);
+        assert_eq!(e.needy, 0);
+        // o1 brings `a` to 3, its upper bound; `b` reaches 1: nothing live is left.
+        e.commit(1, &mut updates);
+        consistent(&e);
+        assert!(e.blocked.iter().all(|&b| b > 0));
+        for o in [1, 3, 0] {
+            e.uncommit(o);
+            consistent(&e);
+        }
+        assert_eq!(e.structure_fingerprint(), pristine);
+    }
+
+    #[test]
+    fn the_bounds_count_needs_and_their_least_charges() {
+        let p = small();
+        let mut e = Bounded::new(&p, Objective::MinimizeCount).unwrap();
+        // `a` needs 2 options and `c` one; `a` and `c` share o3, so the seeds count
+        // `a`'s 2 alone: no solution has fewer than 2 options (o1 + o3 has 2).
+        assert_eq!(e.count_bound(), 2);
+        let mut e = Bounded::new(&p, Objective::MinimizeCost).unwrap();
+        // Charge 0 (the whole cost on the first needy item): `a`'s two least are o1 (1)
+        // and o3 (2), `c`'s o4 (0) with o3 charged to `a`: 3, the cost of o1 + o3.
+        assert_eq!(e.cost_bound(), 3);
+        let out = e
+            .solve_part(
+                &[],
+                &[],
+                false,
+                &SearchConfig::default(),
+                None,
+                &mut |_, _| {},
+            )
+            .unwrap();
+        assert_eq!(out.value, Some(3));
+    }
+
+    #[test]
+    fn forced_clashes_are_those_of_reduce() {
+        let p = small();
+        let mut e = Bounded::new(&p, Objective::MinimizeCount).unwrap();
+        let sets: [&[u32]; 6] = [&[0, 2], &[0, 4], &[3, 4], &[1, 1], &[0, 1, 2, 3], &[0, 3]];
+        for set in sets {
+            let forced: Vec<OptionId> = set.iter().map(|&o| OptionId(o)).collect();
+            let want = crate::solve::reduce::reduce(&p, &forced).err();
+            let got = e
+                .solve_part(
+                    &forced,
+                    &[],
+                    false,
+                    &SearchConfig::default(),
+                    None,
+                    &mut |_, _| {},
+                )
+                .err();
+            assert_eq!(got, want, "{set:?}");
+        }
+    }
+
+    #[test]
+    fn a_cost_that_can_only_be_added_is_refused_and_one_on_a_fixed_item_is_not() {
+        let p = small();
+        // Maximizing makes every cost negative as minimized; o0 covers only `a`, which
+        // has room above `lo`, and a secondary item.
+        let e = Bounded::new(&p, Objective::MaximizeCost).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                Refused::RewardingCost {
+                    id: OptionId(0),
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        let mut b = ProblemBuilder::new();
+        b.primary_bounded("a", Bounds { lo: 0, hi: Some(1) });
+        b.primary(["c"]);
+        b.option_with(None, ["a", "c"], Some(-4));
+        b.option_with(None, ["c"], Some(0));
+        let mut e = Bounded::new(&b.build(), Objective::MinimizeCost).unwrap();
+        let out = e
+            .solve_part(
+                &[],
+                &[],
+                true,
+                &SearchConfig::default(),
+                None,
+                &mut |_, _| {},
+            )
+            .unwrap();
+        assert_eq!(
+            (out.value, out.solutions),
+            (Some(-4), vec![vec![OptionId(0)]])
+        );
+    }
+}

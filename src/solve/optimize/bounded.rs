@@ -71,7 +71,13 @@
 //!   shares a live option with it is marked; repeat. Two counted items share no live
 //!   option, and each counted item `i` needs `need(i)` distinct options of its list, so
 //!   a completion has at least the sum of the needs counted. The largest need alone is a
-//!   bound too; the larger of the two is used.
+//!   bound too, and so is the total need divided by the most items with `lo > 0` that
+//!   one option covers (rounded up): each option of a completion lowers the total need
+//!   by one per needy item it covers. The largest of the three is used. On a double
+//!   cover (`: 2..`) of a 9x9 board by plus shapes, the third bound took the search
+//!   from 123.6M nodes and 57 s to 39.8M nodes and 18.5 s; counting the needy items of
+//!   the live options instead of the items with `lo > 0` gave 39.4M nodes, but took
+//!   53 s, since it walks every live option.
 //! - Cost: split each live option's cost among its needy items (the *charges*) so that
 //!   they add up to at most its cost; then `cost(T)` is at least the sum over needy
 //!   items `i` of the charges of the options of `T` in `i`'s list, which are at least
@@ -151,6 +157,9 @@ pub(crate) struct Bounded {
     count: Vec<u32>,
     /// How many primary items are needy.
     needy: u32,
+    /// The most items with `lo > 0` one option covers (at least 1): the most by which
+    /// one option lowers the total need.
+    widest: i64,
     /// Stamps for the count bound, per item.
     stamp: Vec<u64>,
     epoch: u64,
@@ -251,10 +260,21 @@ impl Bounded {
             .filter(|&i| primary[i as usize] && lo[i as usize] > 0)
             .collect::<Vec<_>>();
         let live = list.iter().map(|l| l.len() as u32).collect();
+        let widest = entries
+            .iter()
+            .map(|e| {
+                e.iter()
+                    .filter(|&&(i, _)| primary[i as usize] && lo[i as usize] > 0)
+                    .count() as i64
+            })
+            .max()
+            .unwrap_or(0)
+            .max(1);
         let mut b = Bounded {
             objective,
             needy: wanted.len() as u32,
             wanted,
+            widest,
             free,
             blocked: vec![0; entries.len()],
             live,
@@ -578,11 +598,13 @@ impl Bounded {
         }
     }
 
-    /// The seeds' bound with needs, or the largest need.
+    /// The largest of three count bounds: the seeds' with needs, the largest need, and
+    /// the total need over the most needy items a live option covers.
     fn count_bound(&mut self) -> i64 {
         self.epoch += 1;
         let marked = self.epoch;
         let (mut seeds, mut most) = (0i64, 0i64);
+        let mut total = 0i64;
         for k in 0..self.wanted.len() {
             let i = self.wanted[k] as usize;
             if self.count[i] >= self.lo[i] {
@@ -590,6 +612,7 @@ impl Bounded {
             }
             let need = i64::from(self.lo[i] - self.count[i]);
             most = most.max(need);
+            total += need;
             if self.stamp[i] == marked {
                 continue;
             }
@@ -603,7 +626,10 @@ impl Bounded {
                 }
             }
         }
-        seeds.max(most)
+        // An option lowers the total need by one per needy item it covers, at most
+        // `widest`.
+        let widest = self.widest;
+        seeds.max(most).max((total + widest - 1) / widest)
     }
 
     /// The largest of the charge bounds of the module documentation.

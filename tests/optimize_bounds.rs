@@ -303,3 +303,83 @@ fn a_knapsack_and_its_refusal() {
     assert!(e.to_string().contains("0..1 times"), "{e}");
     assert!(e.to_string().contains("zero or negative"), "{e}");
 }
+
+/// A search cut short by the node limit puts the structure back, says it is not
+/// optimal, and never claims a value better than the optimum; the same search after it
+/// finds the same answer with the same counters.
+#[test]
+fn a_search_cut_short_restores_the_structure() {
+    let mut cuts = 0;
+    for seed in 0..PROBLEMS / 10 {
+        let p = random_priced_problem(seed, seed % 2 == 1, true, Some((0, 5)));
+        let Ok(mut opt) = Optimizer::new(&p, Objective::MinimizeCost) else {
+            continue;
+        };
+        let pristine = opt.structure_fingerprint();
+        let cfg = SearchConfig::default();
+        let full = opt.solve(&[], true, &cfg, &mut |_, _| {}).unwrap();
+        for limit in 1..full.stats.nodes.min(80) {
+            let cut = SearchConfig {
+                node_limit: Some(limit),
+                ..SearchConfig::default()
+            };
+            let out = opt.solve(&[], true, &cut, &mut |_, _| {}).unwrap();
+            let at = format!("seed {seed} limit {limit}");
+            assert_eq!(opt.structure_fingerprint(), pristine, "{at}");
+            assert_eq!((out.optimal, out.stats.nodes), (false, limit), "{at}");
+            if let (Some(v), Some(best)) = (out.value, full.value) {
+                assert!(v >= best, "{at}");
+            }
+            cuts += 1;
+        }
+        let again = opt.solve(&[], true, &cfg, &mut |_, _| {}).unwrap();
+        assert_eq!(
+            (&again.value, &again.solutions, again.stats.nodes),
+            (&full.value, &full.solutions, full.stats.nodes),
+            "seed {seed}"
+        );
+    }
+    assert!(cuts > 1_000, "only {cuts} cuts");
+}
+
+/// With `all`, each solution the search reaches is listed with every addition of free
+/// options: here 30 options of cost 0 on one item `: 1..30`, 2^30 - 1 optimal
+/// solutions. The time limit and the interrupt flag stop that listing too.
+#[test]
+fn listing_every_optimum_stops_at_the_time_limit_and_the_interrupt() {
+    use dlxc::solve::Limit;
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    use std::time::{Duration, Instant};
+    let mut b = ProblemBuilder::new();
+    b.primary_bounded(
+        "a",
+        Bounds {
+            lo: 1,
+            hi: Some(30),
+        },
+    );
+    for k in 0..30 {
+        b.option_with(Some(format!("o{k}")), ["a"], Some(0));
+    }
+    let p = b.build();
+    let mut opt = Optimizer::new(&p, Objective::MinimizeCost).unwrap();
+    let pristine = opt.structure_fingerprint();
+    let timed = SearchConfig {
+        time_limit: Some(Duration::from_millis(200)),
+        ..SearchConfig::default()
+    };
+    let interrupted = SearchConfig {
+        interrupt: Some(Arc::new(AtomicBool::new(true))),
+        ..SearchConfig::default()
+    };
+    for (cfg, limit) in [(timed, Limit::Time), (interrupted, Limit::Interrupted)] {
+        let clock = Instant::now();
+        let out = opt.solve(&[], true, &cfg, &mut |_, _| {}).unwrap();
+        assert!(clock.elapsed() < Duration::from_secs(20), "{limit:?}");
+        assert_eq!((out.end, out.optimal), (End::Cut(limit), false));
+        assert_eq!(out.value, Some(0));
+        assert!(!out.solutions.is_empty());
+        assert_eq!(opt.structure_fingerprint(), pristine, "{limit:?}");
+    }
+}

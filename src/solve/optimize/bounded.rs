@@ -338,14 +338,12 @@ impl Bounded {
         }
     }
 
-    /// The options of item `i`'s list that the item blocks once option `o` reaches its
-    /// upper bound (primary) or claims it with color `c` (secondary; 0: no color).
-    fn claimed(&self, i: usize, o: u32, c: u32) -> impl Iterator<Item = u32> + '_ {
-        let primary = self.primary[i];
-        self.list[i]
-            .iter()
-            .filter(move |&&(p, pc)| p != o && (primary || c == 0 || pc != c))
-            .map(|&(p, _)| p)
+    /// Whether item `i`, reaching its upper bound by option `o` (primary) or claimed by
+    /// `o` with color `c` (secondary; 0: no color), blocks `p`, an option of its list
+    /// that gives it color `pc`.
+    #[inline]
+    fn claims(&self, i: usize, o: u32, c: u32, p: u32, pc: u32) -> bool {
+        p != o && (self.primary[i] || c == 0 || pc != c)
     }
 
     /// Chooses option `o`: blocks it, counts it on its items, and lets an item that
@@ -361,9 +359,11 @@ impl Bounded {
             }
             // A secondary item is claimed by its first option (`hi` is 1 for it).
             if self.count[i] == self.hi[i] {
-                let blocked: Vec<u32> = self.claimed(i, o, c).collect();
-                for p in blocked {
-                    self.block(p, updates);
+                for j in 0..self.list[i].len() {
+                    let (p, pc) = self.list[i][j];
+                    if self.claims(i, o, c, p, pc) {
+                        self.block(p, updates);
+                    }
                 }
             }
         }
@@ -375,9 +375,11 @@ impl Bounded {
             let (i, c) = self.entries[o as usize][k];
             let i = i as usize;
             if self.count[i] == self.hi[i] {
-                let blocked: Vec<u32> = self.claimed(i, o, c).collect();
-                for p in blocked {
-                    self.unblock(p);
+                for j in 0..self.list[i].len() {
+                    let (p, pc) = self.list[i][j];
+                    if self.claims(i, o, c, p, pc) {
+                        self.unblock(p);
+                    }
                 }
             }
             if self.primary[i] && self.count[i] == self.lo[i] {

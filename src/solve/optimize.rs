@@ -460,8 +460,9 @@ impl Optimizer {
     /// The `best` cheapest solutions containing the `forced` options, in order of
     /// value; among solutions of equal value, in the order the search reaches them
     /// (module `priced`, "The k best"). `on_improve` is called when the cheapest
-    /// so far improves. On an engine built with [`Optimizer::new`] for at-least-once
-    /// items, `best` above 1 lists the optimal solutions only (each once).
+    /// so far improves. On an engine built with [`Optimizer::new`] for items that are not
+    /// exactly-once, `best` above 1 is not looked at: it returns the optimum alone
+    /// ([`Optimizer::with_best`] refuses such a search instead).
     pub fn solve_best(
         &mut self,
         forced: &[OptionId],

@@ -16,6 +16,17 @@ use crate::rng::Rng;
 /// or uncolored. With `colors` false no color is used; with `bounds` false every
 /// primary item is exactly once.
 pub fn random_problem(seed: u64, colors: bool, bounds: bool) -> Problem {
+    random_priced_problem(seed, colors, bounds, None)
+}
+
+/// A problem drawn as by [`random_problem`], with a cost drawn in `lo..=hi` for each
+/// option when `costs` is `Some((lo, hi))` (without costs, `random_problem`'s problem).
+pub fn random_priced_problem(
+    seed: u64,
+    colors: bool,
+    bounds: bool,
+    costs: Option<(i64, i64)>,
+) -> Problem {
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let n_items = 1 + rng.below(8) as usize;
     let mut b = ProblemBuilder::new();
@@ -64,7 +75,8 @@ pub fn random_problem(seed: u64, colors: bool, bounds: bool) -> Problem {
                 }
             })
             .collect();
-        b.option(entries);
+        let cost = costs.map(|(lo, hi)| lo + rng.below((hi - lo + 1) as u64) as i64);
+        b.option_with(None, entries, cost);
     }
     b.build()
 }

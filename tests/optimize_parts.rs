@@ -1,6 +1,7 @@
 //! Branch and bound by parts, as checkpoints and shards of an optimization search
 //! (`solve::optimize::parts`): on random small problems with objectives (exactly-once,
-//! at-least-once and secondary items, colors, costs of both signs, forced options),
+//! at-least-once, other multiplicities and secondary items, colors, costs of both signs,
+//! forced options), on each of the three engines,
 //! every split into N = 1..=5 shards, on one thread or three, merged as `dlxc merge`
 //! merges them (the best value, ties to the earliest part), gives the sequential answer: the value and the
 //! solution of `solve_exact`, the search each part runs (and the value of `solve`). A
@@ -13,7 +14,12 @@ use dlxc::solve::{End, Limit, Objective, Optimizer, SearchConfig};
 
 #[path = "common/costed.rs"]
 mod costed;
+#[path = "common/mcc.rs"]
+mod mcc;
+#[path = "common/rng.rs"]
+mod rng;
 use costed::{forced_for, random_colored_problem, random_problem};
+use mcc::random_priced_problem;
 
 /// Random problems per kind of problem and objective.
 const CASES: u64 = 600;
@@ -57,6 +63,21 @@ fn kinds() -> Vec<Kind> {
             "count, colors",
             |s| random_colored_problem(s, 0, 0),
             Objective::MinimizeCount,
+        ),
+        (
+            "count, any bounds",
+            |s| random_priced_problem(s, s % 2 == 1, true, None),
+            Objective::MinimizeCount,
+        ),
+        (
+            "least cost, any bounds",
+            |s| random_priced_problem(s, s % 2 == 1, true, Some((0, 5))),
+            Objective::MinimizeCost,
+        ),
+        (
+            "greatest cost, any bounds",
+            |s| random_priced_problem(s, false, true, Some((-5, 0))),
+            Objective::MaximizeCost,
         ),
     ]
 }

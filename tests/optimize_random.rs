@@ -139,10 +139,14 @@ fn costs_that_reward_extra_options_are_refused_in_a_repeated_cover() {
     assert!(e.to_string().contains("zero or positive"), "{e}");
     assert!(Optimizer::new(&p, Objective::MaximizeCost).is_ok());
     assert!(Optimizer::new(&p, Objective::MinimizeCount).is_ok());
+    // Other bounds are optimized too (`tests/optimize_bounds.rs`), with the same rule.
     let mut b = ProblemBuilder::new();
     b.primary_bounded("a", Bounds { lo: 2, hi: Some(3) });
-    let e = Optimizer::new(&b.build(), Objective::MinimizeCount).unwrap_err();
-    assert!(e.to_string().contains("2..3"), "{e}");
+    b.option_with(Some("x".into()), ["a"], Some(-1));
+    let p = b.build();
+    let e = Optimizer::new(&p, Objective::MinimizeCost).unwrap_err();
+    assert!(e.to_string().contains("2..3 times"), "{e}");
+    assert!(Optimizer::new(&p, Objective::MinimizeCount).is_ok());
 }
 
 #[test]

@@ -4,10 +4,10 @@
 //! The tree is cut into a fixed list of parts ([`Cut`]: about [`CUT`], as the problem,
 //! its forced options and the objective decide), shard `K/N` takes the parts whose
 //! index is `K-1` modulo `N`, and the parts are searched each to its end, in order on
-//! one thread or each thread taking the next ([`solve_parts`]). A checkpoint lists the parts done and the best solution among
-//! them (value, part, options), so a resumed run, a shard, or `dlxc merge` of every
-//! shard ends with the sequential search's answer: the best value, the first part
-//! holding it (see `solve::optimize::parts`).
+//! one thread or each thread taking the next ([`solve_parts`]). A checkpoint lists the
+//! parts done and the best solution among them (value, part, options), so a resumed
+//! run, a shard, or `dlxc merge` of every shard ends with the sequential search's
+//! answer: the best value, the first part holding it (see `solve::optimize::parts`).
 
 use std::cell::RefCell;
 use std::path::Path;

@@ -36,14 +36,20 @@ pub fn refusal_report(src: &SourceFile, p: &Problem, e: &Refused) -> Report {
             option,
             cost,
             item,
+            bounds,
             objective,
             sign,
         } => {
+            let how = crate::solve::optimize::how_often(bounds);
             let mut r = Report::error(
                 Code::E0502,
-                format!("`{objective}` cannot be solved here: option `{option}` has cost {cost}, and `{item}` must be covered at least once"),
+                format!("`{objective}` cannot be solved here: option `{option}` has cost {cost}, and `{item}` must be covered {how}"),
             )
-            .help(format!("with at-least-once items the search stops as soon as every item is covered, so it cannot weigh extra options that only pay; make every cost {sign}, or make the items exactly-once"))
+            .help(if bounds.lo == 1 && bounds.hi.is_none() {
+                format!("with at-least-once items the search stops as soon as every item is covered, so it cannot weigh extra options that only pay; make every cost {sign}, or make the items exactly-once")
+            } else {
+                format!("the search stops as soon as every item has its least number of options, so it cannot weigh extra options that only pay; make every cost {sign}, or let each option that pays cover an item of a fixed count (no bounds, or `: 2`), which no solution can take it on top of")
+            })
             .with_source(src);
             if let Origin::Model { decl, .. } = &p.options.get(id.index()).origin {
                 r = r.label(*decl, format!("`{option}` comes from this family"));
@@ -83,8 +89,9 @@ pub fn unsupported_report(src: &SourceFile, p: &Problem, u: &Unsupported) -> Rep
             Origin::Model { decl, .. } => Some(*decl),
             _ => None,
         });
-    // Without an objective, Algorithm M solves every interval; only the optimizing
-    // search is limited to exactly once and `1..`.
+    // Without an objective every interval is solved, and the optimizer gives each
+    // interval to an engine that takes it: this is met only if an engine is asked for
+    // bounds it lacks.
     let message = format!(
         "item `{item}` must be covered {bounds} times, which the optimizing search cannot handle yet"
     );

@@ -33,7 +33,7 @@
 //! option goes and it needs none, and a branch dies when an item has fewer options
 //! than it needs. The exclusions depend on the needs, so they are not precomputed.
 
-use super::structure::{ItemOrder, Mark, NONE, Structure};
+use super::structure::{ItemOrder, Left, Mark, NONE, Structure, left};
 use crate::problem::{ColorId, ItemKind, OptionId, Problem};
 
 /// Added to the count of a primary item once an option that holds it is committed:
@@ -606,17 +606,17 @@ impl Kills<'_> {
                     let c = count[p as usize] - 1;
                     count[p as usize] = c;
                     if c < COVERED {
-                        let n = need[p as usize];
-                        if c < n {
-                            if CHECK {
+                        match left(c, need[p as usize]) {
+                            Left::Short if CHECK => {
                                 *updates += done;
                                 return false;
                             }
-                        } else if c == 0 {
-                            count[p as usize] = COVERED;
-                            *open -= 1;
-                        } else if c == n {
-                            forced_moves.push(p);
+                            Left::Closed => {
+                                count[p as usize] = COVERED;
+                                *open -= 1;
+                            }
+                            Left::Forced => forced_moves.push(p),
+                            Left::Short | Left::Room => {}
                         }
                     }
                 }

@@ -236,8 +236,9 @@ impl Clash {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Unsupported {
     /// Some option gives a secondary item a color in a problem with at-least-once
-    /// items, which the optimizer (not the solver, which has Algorithm C) does not
-    /// handle yet.
+    /// items, which one engine of the optimizer (the links of DLX1) does not handle;
+    /// [`Optimizer`](optimize::Optimizer) gives such problems to another, so a user
+    /// does not meet this.
     #[error(
         "item `{item}` is given a color; optimizing with colors and at-least-once items is not supported yet"
     )]
@@ -245,8 +246,10 @@ pub enum Unsupported {
         /// The first colored item.
         item: String,
     },
-    /// A primary item has bounds the optimizer does not handle (it handles exactly once
-    /// and `1..`; the solver has Algorithm M for the rest).
+    /// A primary item has bounds that one engine of the optimizer does not handle
+    /// (DLX5's takes exactly once, DLX1's links `1..` too);
+    /// [`Optimizer`](optimize::Optimizer) gives such problems to another, so a user
+    /// does not meet this.
     #[error(
         "item `{item}` must be covered {bounds} times; optimizing with such bounds is not supported yet"
     )]
@@ -276,11 +279,8 @@ impl Unsupported {
     /// What the user can do instead, for the help line of a diagnostic.
     pub fn help(&self) -> &'static str {
         match self {
-            Unsupported::Colors { .. } => {
-                "with an objective, colored items need every primary item covered exactly once; without an objective, colors are solved"
-            }
-            Unsupported::Multiplicity { .. } => {
-                "with an objective, items may be covered exactly once (no bounds) or at least once (`: 1..`); without an objective, every interval is solved"
+            Unsupported::Colors { .. } | Unsupported::Multiplicity { .. } => {
+                "the optimizer gives such problems to an engine that takes them, so this is a bug: please report it with the input"
             }
             Unsupported::Invalid(_) => {
                 "this is a bug in whatever built the problem: please report it with the input"

@@ -37,7 +37,7 @@
 use super::cells::{
     COPY_MAX_ITEMS, CURRENT, EARLIER, LIVE, Sets, TooLarge, delete, next_stamp, round_option,
 };
-use super::structure::{ItemOrder, Mark, NONE, Structure};
+use super::structure::{ItemOrder, Left, Mark, NONE, Structure, left};
 use crate::problem::{ItemKind, OptionId, Problem};
 
 /// Save points: as in dancing cells, copies of the state or a trail of changes, here
@@ -228,16 +228,14 @@ impl Multi {
                     let s = delete(nd, set, size, base, q, u);
                     count += 1;
                     if u < n1 && s < CURRENT {
-                        let n = need[u as usize];
-                        if s < n {
-                            if check {
+                        match left(s, need[u as usize]) {
+                            Left::Short if check => {
                                 *updates += count;
                                 return false;
                             }
-                        } else if s == 0 {
-                            size[u as usize] = EARLIER;
-                        } else if s == n {
-                            forced_moves.push(u);
+                            Left::Closed => size[u as usize] = EARLIER,
+                            Left::Forced => forced_moves.push(u),
+                            Left::Short | Left::Room => {}
                         }
                     }
                 }
@@ -341,15 +339,11 @@ impl Multi {
             );
             *updates += 1;
             if u < n1 {
-                let n = self.need[u as usize];
-                if s < n {
-                    if check {
-                        return false;
-                    }
-                } else if s == 0 {
-                    self.size[u as usize] = EARLIER;
-                } else if s == n {
-                    self.forced_moves.push(u);
+                match left(s, self.need[u as usize]) {
+                    Left::Short if check => return false,
+                    Left::Closed => self.size[u as usize] = EARLIER,
+                    Left::Forced => self.forced_moves.push(u),
+                    Left::Short | Left::Room => {}
                 }
             }
         }

@@ -7,14 +7,20 @@
 //!   runs every cost objective with exactly-once items, and the count objective when
 //!   there are colors or K > 1 (as unit costs).
 //! - `Linked`, below, over the links of DLX1: the count objective without colors (the
-//!   seeds' bound prunes more than unit costs do), and every problem with
-//!   at-least-once items.
+//!   seeds' bound prunes more than unit costs do), and problems with at-least-once
+//!   items, no colors, and costs that never reward an extra option.
+//! - module `bounded`: every other bound (`0..1`, `2..3`, `2..`, ...), colors beside
+//!   items that are not exactly-once, and costs of either sign beside them; it counts
+//!   how often each item is covered and blocks options by counters (its module
+//!   documentation has the argument for stopping as soon as every item has its least
+//!   number of options, and for its bounds).
 //!
 //! # What `Linked` searches
 //!
 //! Primary items are covered exactly once, or *at least once* (bounds `1..`, the
 //! repeated cover of the set-cover and matchsticks problems); secondary items at most
-//! once. Other bounds, and colors, are refused ([`Refused`]).
+//! once. [`Optimizer`] gives it no other bounds and no colors (it would refuse them,
+//! [`Refused`]).
 //!
 //! An exactly-once item is covered as in Algorithm X: choosing one of its options hides
 //! every other option that shares an item with it. An at-least-once item is only taken
@@ -86,10 +92,12 @@
 use crate::clock::Instant;
 use std::collections::HashSet;
 
+mod bounded;
 pub mod parts;
 mod priced;
 mod threads;
 
+use bounded::Bounded;
 use priced::Priced;
 
 use threads::Incumbent;
@@ -98,6 +106,16 @@ pub use threads::solve_on_threads;
 use super::links::Links;
 use super::{Clash, End, Limit, SearchConfig, Stats, Unsupported, check_clock};
 use crate::problem::{Bounds, ItemKind, OptionId, Problem};
+
+/// How often an item with `bounds` must be covered, in words: `at least once` for
+/// `1..`, else `2..3 times`.
+pub(crate) fn how_often(bounds: &Bounds) -> String {
+    if *bounds == (Bounds { lo: 1, hi: None }) {
+        "at least once".to_string()
+    } else {
+        format!("{bounds} times")
+    }
+}
 
 /// What to optimize.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -167,15 +185,17 @@ impl Objective {
 /// Why [`Optimizer::new`] refuses a problem.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Refused {
-    /// Colors, bounds other than exactly once or at least once, an invalid or too large
-    /// problem.
+    /// An invalid or too large problem (and, from an engine given a problem it does not
+    /// take, which [`Optimizer`] never does, colors or bounds).
     #[error(transparent)]
     Unsupported(#[from] Unsupported),
-    /// A cost objective with at-least-once items and an option whose cost improves the
-    /// objective: adding such an option to any cover would improve it, which this search
-    /// does not model.
+    /// A cost objective, and an option whose cost improves the objective that can be
+    /// added on top of a solution (its primary items may all be covered more than their
+    /// least number of times): adding it would improve the solution, which the search,
+    /// stopping as soon as every item has its least number of options, does not model.
     #[error(
-        "option {option} has cost {cost}, and item `{item}` must be covered at least once: with at-least-once items, {objective} needs costs that never reward an extra option ({sign})"
+        "option {option} has cost {cost}, and item `{item}` must be covered {}: with such items, {objective} needs costs that never reward an extra option ({sign})",
+        how_often(.bounds)
     )]
     RewardingCost {
         /// The option.
@@ -184,21 +204,28 @@ pub enum Refused {
         option: String,
         /// Its cost.
         cost: i64,
-        /// An at-least-once item.
+        /// A primary item of the option that may be covered more than `lo` times.
         item: String,
+        /// That item's bounds.
+        bounds: Bounds,
         /// `minimize cost` or `maximize cost`.
         objective: &'static str,
         /// What the costs must be.
         sign: &'static str,
     },
-    /// `--best K` with `K > 1` and an item that must be covered at least once: the k
-    /// best are searched with exactly-once items only.
+    /// `--best K` with `K > 1` and a primary item that is not exactly-once: the k best
+    /// are searched with exactly-once items only (the other searches stop as soon as
+    /// every item has its least number of options, so they never reach the solutions
+    /// with extra options that a list of the k best may need).
     #[error(
-        "item `{item}` must be covered at least once, and the {best} best solutions are searched only when every item is covered exactly once"
+        "item `{item}` must be covered {}, and the {best} best solutions are searched only when every item is covered exactly once",
+        how_often(.bounds)
     )]
     BestOfRepeated {
-        /// The first at-least-once item.
+        /// The first primary item that is not exactly-once.
         item: String,
+        /// Its bounds.
+        bounds: Bounds,
         /// How many were asked for.
         best: usize,
     },
@@ -319,7 +346,9 @@ impl Wanted {
 /// Branch and bound, built once per problem and objective and reused for many
 /// searches: over dancing links with taxes and cost-sorted lists, as in DLX5
 /// (`priced`), for exactly-once items; over the links of DLX1 (`Linked`) for the
-/// count objective without colors and for at-least-once items.
+/// count objective without colors and for at-least-once items; over counters of
+/// covers and of blocking reasons (`bounded`) for every other bound, and colors or
+/// costs of both signs beside items that are not exactly-once.
 #[derive(Clone, Debug)]
 pub struct Optimizer {
     core: Core,
@@ -329,23 +358,26 @@ pub struct Optimizer {
 #[derive(Clone, Debug)]
 enum Core {
     Linked(Box<Linked>),
+    Bounded(Box<Bounded>),
     Priced(Box<Priced>),
 }
 
 impl Optimizer {
     /// Builds the engine for `problem` and `objective`.
     ///
-    /// Refuses colors together with at-least-once items, primary bounds other than `1`
-    /// and `1..`, problems that fail [`Problem::validate`], costs whose absolute values
-    /// overflow `i64`, and (see the module documentation) costs that reward extra
-    /// options in a repeated cover.
+    /// Refuses problems that fail [`Problem::validate`], costs whose absolute values
+    /// overflow `i64`, and (see the module documentation of `bounded`) costs that
+    /// reward an option that can be added to a solution: one whose primary items may
+    /// all be covered more than their least number of times.
     pub fn new(problem: &Problem, objective: Objective) -> Result<Optimizer, Refused> {
         Optimizer::with_best(problem, objective, 1)
     }
 
     /// [`Optimizer::new`] for a search of the `best` cheapest solutions
     /// ([`Optimizer::solve_best`]): with `best > 1` every primary item must be covered
-    /// exactly once ([`Refused::BestOfRepeated`]).
+    /// exactly once ([`Refused::BestOfRepeated`]), since the other engines stop as soon
+    /// as every item has its least number of options and never reach the solutions with
+    /// an extra option that the k best may include.
     pub fn with_best(
         problem: &Problem,
         objective: Objective,
@@ -361,18 +393,34 @@ impl Optimizer {
             .any(|o| o.entries.iter().any(|e| e.color.is_some()));
         if best > 1
             && let Some(item) = repeated
-            && matches!(item.kind, ItemKind::Primary { bounds } if bounds == (Bounds { lo: 1, hi: None }))
+            && let ItemKind::Primary { bounds } = item.kind
         {
             return Err(Refused::BestOfRepeated {
                 item: item.name.clone(),
+                bounds,
                 best,
             });
         }
+        // Bounds other than `1` and `1..`, colors beside them, and costs that improve the
+        // objective beside them (`Linked`'s cost bound charges an item covered several
+        // times to one option, which needs non-negative costs) are for `Bounded`, which
+        // refuses only the costs that could reward an extra option.
+        let general = problem.items.iter().any(|i| {
+            matches!(i.kind, ItemKind::Primary { bounds }
+                if !bounds.is_exactly_once() && bounds != (Bounds { lo: 1, hi: None }))
+        });
+        let rewarding = objective != Objective::MinimizeCount
+            && problem
+                .options
+                .iter()
+                .any(|o| objective.sign() * o.cost.unwrap_or(0) < 0);
         // The seeds' count bound prunes more than the cost bounds on unit costs; Knuth's
         // taxes need every item covered exactly once.
-        let linked =
-            repeated.is_some() || (objective == Objective::MinimizeCount && !colored && best == 1);
-        let core = if linked {
+        let core = if repeated.is_some() && (general || colored || rewarding) {
+            Core::Bounded(Box::new(Bounded::new(problem, objective)?))
+        } else if repeated.is_some()
+            || (objective == Objective::MinimizeCount && !colored && best == 1)
+        {
             Core::Linked(Box::new(Linked::new(problem, objective)?))
         } else {
             Core::Priced(Box::new(Priced::new(problem, objective)?))
@@ -386,6 +434,7 @@ impl Optimizer {
     pub fn structure_fingerprint(&self) -> u64 {
         match &self.core {
             Core::Linked(l) => l.structure_fingerprint(),
+            Core::Bounded(b) => b.structure_fingerprint(),
             Core::Priced(p) => p.fingerprint(),
         }
     }
@@ -396,7 +445,7 @@ impl Optimizer {
     }
 
     /// Whether it is the cost-sorted engine of module `priced` (DLX5's), rather than
-    /// the links of DLX1 with at-least-once items.
+    /// the links of DLX1 with at-least-once items or the counters of module `bounded`.
     pub fn is_priced(&self) -> bool {
         matches!(self.core, Core::Priced(_))
     }
@@ -444,8 +493,9 @@ impl Optimizer {
     /// The `best` cheapest solutions containing the `forced` options, in order of
     /// value; among solutions of equal value, in the order the search reaches them
     /// (module `priced`, "The k best"). `on_improve` is called when the cheapest
-    /// so far improves. On an engine built with [`Optimizer::new`] for at-least-once
-    /// items, `best` above 1 lists the optimal solutions only (each once).
+    /// so far improves. On an engine built with [`Optimizer::new`] for items that are not
+    /// exactly-once, `best` above 1 is not looked at: it returns the optimum alone
+    /// ([`Optimizer::with_best`] refuses such a search instead).
     pub fn solve_best(
         &mut self,
         forced: &[OptionId],
@@ -473,6 +523,7 @@ impl Optimizer {
     ) -> Result<Optimum, Clash> {
         match &mut self.core {
             Core::Linked(l) => l.solve_part(forced, steps, wanted.all, config, shared, on_improve),
+            Core::Bounded(b) => b.solve_part(forced, steps, wanted.all, config, shared, on_improve),
             Core::Priced(p) => p.solve_part(forced, steps, wanted, config, shared, on_improve),
         }
     }
@@ -485,6 +536,7 @@ impl Optimizer {
     ) -> Result<Option<(bool, Vec<OptionId>)>, Clash> {
         match &mut self.core {
             Core::Linked(l) => l.branch(forced, steps),
+            Core::Bounded(b) => b.branch(forced, steps),
             Core::Priced(p) => p.branch(forced, steps),
         }
     }
@@ -546,6 +598,7 @@ impl Linked {
                 option: problem.option_label(OptionId(k as u32)),
                 cost: problem.options.get(k).cost.unwrap_or(0),
                 item,
+                bounds: Bounds { lo: 1, hi: None },
                 objective: if max {
                     "maximize cost"
                 } else {

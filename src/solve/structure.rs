@@ -50,6 +50,36 @@ impl ItemOrder {
 /// which may take no more options (multiplicities only, see [`super::multi`]).
 pub(crate) const NONE: u32 = u32::MAX;
 
+/// What an active primary item with multiplicities is left with when one of its
+/// options dies: `live` options against the `need` it still has (see
+/// [`super::multi`]). The rule of both structures with bounds, stated once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Left {
+    /// Fewer options than it needs: the branch is dead.
+    Short,
+    /// No option, and it needs none: the item is closed.
+    Closed,
+    /// Exactly as many as it needs: every one must be taken (a forced move).
+    Forced,
+    /// More than it needs.
+    Room,
+}
+
+/// [`Left`] for an item with `live` options that still needs `need` (negative: may
+/// take fewer than its room).
+#[inline(always)]
+pub(crate) fn left<T: Copy + Ord + Default>(live: T, need: T) -> Left {
+    if live < need {
+        Left::Short
+    } else if live == T::default() {
+        Left::Closed
+    } else if live == need {
+        Left::Forced
+    } else {
+        Left::Room
+    }
+}
+
 /// A save point: where a copy of the state, or a trail of changes, begins.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Mark(pub u32);

@@ -16,6 +16,17 @@ use crate::rng::Rng;
 /// or uncolored. With `colors` false no color is used; with `bounds` false every
 /// primary item is exactly once.
 pub fn random_problem(seed: u64, colors: bool, bounds: bool) -> Problem {
+    random_priced_problem(seed, colors, bounds, None)
+}
+
+/// A problem drawn as by [`random_problem`], with a cost drawn in `lo..=hi` for each
+/// option when `costs` is `Some((lo, hi))` (without costs, `random_problem`'s problem).
+pub fn random_priced_problem(
+    seed: u64,
+    colors: bool,
+    bounds: bool,
+    costs: Option<(i64, i64)>,
+) -> Problem {
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let n_items = 1 + rng.below(8) as usize;
     let mut b = ProblemBuilder::new();
@@ -64,6 +75,48 @@ pub fn random_problem(seed: u64, colors: bool, bounds: bool) -> Problem {
                 }
             })
             .collect();
+        let cost = costs.map(|(lo, hi)| lo + rng.below((hi - lo + 1) as u64) as i64);
+        b.option_with(None, entries, cost);
+    }
+    b.build()
+}
+
+/// Larger than [`random_problem`], for engines checked against each other rather than
+/// brute force: 2 to 10 primary items with bounds up to `4..10` (`hi` may be absent), up
+/// to 3 secondary items, and 8 to 47 options (147 for every third seed, so that bitsets
+/// take several words) of 1 to 3 primary items and at most one secondary item, colored
+/// `r`, `g` or not.
+pub fn larger_problem(seed: u64) -> Problem {
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let n1 = 2 + rng.below(9);
+    let n2 = rng.below(4);
+    let mut b = ProblemBuilder::new();
+    for i in 0..n1 {
+        let lo = rng.below(5) as u32;
+        let hi = match rng.below(6) {
+            0 => None,
+            k => Some(lo + k as u32 - 1 + rng.below(3) as u32),
+        };
+        b.primary_bounded(format!("p{i}"), Bounds { lo, hi });
+    }
+    for i in 0..n2 {
+        b.secondary([format!("s{i}")]);
+    }
+    let m = 8 + rng.below(if seed.is_multiple_of(3) { 140 } else { 40 });
+    for _ in 0..m {
+        let mut items = BTreeSet::new();
+        for _ in 0..1 + rng.below(3) {
+            items.insert(format!("p{}", rng.below(n1)));
+        }
+        let mut entries: Vec<String> = items.into_iter().collect();
+        if n2 > 0 && rng.below(2) == 0 {
+            let s = rng.below(n2);
+            entries.push(match rng.below(3) {
+                0 => format!("s{s}"),
+                1 => format!("s{s}:r"),
+                _ => format!("s{s}:g"),
+            });
+        }
         b.option(entries);
     }
     b.build()

@@ -5,8 +5,9 @@
 //! problem, its forced options and the objective: a checkpoint names the parts done by
 //! their index, and shard `K/N` takes the parts whose index is `K-1` modulo `N` (dealt
 //! round robin, so that every shard gets some of the promising first parts and some of
-//! the rest). The parts are searched in order, each to its end, pruning against the
-//! best of the parts searched before it ([`Incumbent`], with its tie rule).
+//! the rest). The parts are searched each to its end, pruning against the best of the
+//! parts searched before it ([`Incumbent`], with its tie rule): in order on one thread,
+//! or each thread taking the next part.
 //!
 //! The answer is the sequential search's, the one the parts of a search on threads give
 //! ([`Optimizer::solve_exact`]): the best value, and the first solution of that value in
@@ -22,7 +23,6 @@
 //! makes no progress: a resumed run needs limits that let at least one part end.
 
 use std::collections::BTreeSet;
-
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 

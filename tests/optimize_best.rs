@@ -14,9 +14,11 @@ use dlxc::solve::{End, Objective, Optimizer, Optimum, SearchConfig};
 mod brute;
 #[path = "common/costed.rs"]
 mod costed;
+#[path = "common/rng.rs"]
+mod rng;
 use brute::sorted;
 use costed::random_colored_problem as random_problem;
-use costed::rng::Rng;
+use rng::Rng;
 
 /// How many random problems each test draws.
 const CASES: u64 = 3000;

@@ -13,6 +13,8 @@ use dlxc::solve::{End, Objective, Optimizer, Optimum, SearchConfig};
 mod brute;
 #[path = "common/costed.rs"]
 mod costed;
+#[path = "common/rng.rs"]
+mod rng;
 use brute::Cover;
 use costed::{forced_for, random_problem};
 

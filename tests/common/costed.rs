@@ -1,5 +1,6 @@
 //! Random small problems with costs, for the optimizing searches (seeded: a failure
-//! names the seed that reproduces it).
+//! names the seed that reproduces it). Needs the test crate's `rng` module
+//! (`tests/common/rng.rs`).
 
 #![allow(dead_code)] // each test binary uses a different part of this helper
 
@@ -7,9 +8,7 @@ use std::collections::BTreeSet;
 
 use dlxc::problem::{Bounds, OptionId, Problem, ProblemBuilder};
 
-#[path = "rng.rs"]
-pub mod rng;
-use rng::Rng;
+use crate::rng::Rng;
 
 /// Up to 10 items (exactly-once, at-least-once when `repeat`, secondary), up to 14
 /// options of 1..=4 items with costs in `lo..=hi`.

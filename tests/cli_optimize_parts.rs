@@ -31,7 +31,7 @@ fn ui(file: &str) -> String {
 /// run whose answer the shards and checkpoints must give. The least-cost search of a
 /// file (DLX5's, on one thread) may pick another of several optimal solutions than
 /// the parts do; on threads it searches as they do.
-const CASES: [(&[&str], &[&str]); 5] = [
+const CASES: [(&[&str], &[&str]); 6] = [
     (&["run", "examples/matchsticks.dlx"], &[]),
     (
         &["run", "examples/matchsticks.dlx", "-p", "case=[5,0]"],
@@ -40,6 +40,8 @@ const CASES: [(&[&str], &[&str]); 5] = [
     (&["run", "examples/setcover.dlx"], &[]),
     (&["run", "examples/target-sudoku.dlx"], &["--threads", "2"]),
     (&["solve", "examples/knuth/costs.dlx5"], &["--threads", "2"]),
+    // Items covered two or three times: the optimizer of other multiplicities.
+    (&["run", "tests/ui/run/objective-multiplicity.dlx"], &[]),
 ];
 
 fn with(base: &[&str], more: &[&str]) -> Vec<String> {

@@ -188,20 +188,22 @@ struct SearchFlags {
     /// objective on exactly-once items run on one thread.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     threads: Option<u32>,
-    /// With --count: count only shard K of N, a fixed split of the search into N
-    /// disjoint parts, the same on every machine and thread count. `dlxc merge` adds
-    /// the shards' --json outputs.
+    /// With --count, or for the optimum of an objective: search only shard K of N, a
+    /// fixed split of the search into N disjoint parts, the same on every machine and
+    /// thread count. `dlxc merge` adds the shards' --json outputs (or picks the best).
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
-    /// With --count: write the count so far and what is left to FILE every
-    /// --checkpoint-every seconds and when the count stops (Ctrl-C, --time-limit).
+    /// With --count, or for the optimum of an objective: write the count so far and
+    /// what is left (the parts searched and their best) to FILE every
+    /// --checkpoint-every seconds and when the search stops (Ctrl-C, --time-limit).
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<PathBuf>,
     /// Seconds between checkpoints (default 60).
     #[arg(long, value_name = "SECONDS", value_parser = positive_seconds)]
     checkpoint_every: Option<f64>,
-    /// With --count: go on with the count saved in a checkpoint FILE (on any number of
-    /// threads); the end result is that of an uninterrupted count.
+    /// With --count, or for the optimum of an objective: go on with the search saved
+    /// in a checkpoint FILE (on any number of threads); the end result is that of an
+    /// uninterrupted one.
     #[arg(long, value_name = "FILE")]
     resume: Option<PathBuf>,
     /// Show the progress line of a long count even when stderr is not a terminal

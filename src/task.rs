@@ -253,24 +253,18 @@ impl Task {
         };
         let mode = memo_mode(r, mode)?;
         if !mode.counts() {
-            let listing = match mode {
-                Mode::All => "--all lists solutions",
-                Mode::Limit(_) => "--limit without --count lists solutions",
-                Mode::Sample(_) => "--sample draws solutions",
-                _ => "the run shows its first solution",
-            };
-            for (given, flag, does) in [
-                (r.shard.is_some(), "--shard", "splits a count"),
-                (r.checkpoint.is_some(), "--checkpoint", "saves a count"),
-                (r.resume.is_some(), "--resume", "goes on with a saved count"),
-                (r.progress, "--progress", "shows how far a count has got"),
+            // The first solution of a model with an objective is its optimum, which
+            // shards and checkpoints search by parts: whether there is one is known
+            // once the model is read ([`Task::fit`]).
+            let first = mode == Mode::First;
+            for (given, flag) in [
+                (r.shard.is_some() && !first, "--shard"),
+                (r.checkpoint.is_some() && !first, "--checkpoint"),
+                (r.resume.is_some() && !first, "--resume"),
+                (r.progress, "--progress"),
             ] {
                 if given {
-                    return Err(refuse(
-                        flag,
-                        &format!("it {does}, and {listing}"),
-                        &format!("add --count to count the solutions, or leave {flag} out"),
-                    ));
+                    return Err(listing_refusal(mode, flag));
                 }
             }
         }
@@ -297,8 +291,10 @@ impl Task {
         }
         // A memo count's node limit is for its parts together (they are counted in
         // turn); the visiting count's pool could not stop where one search would.
+        // (An optimization's node limit is for its parts together, searched in turn.)
         let keeps_state = r.checkpoint.is_some() || r.resume.is_some();
         if keeps_state
+            && mode.counts()
             && (matches!(mode, Mode::Count(Some(_)))
                 || (r.node_limit.is_some() && r.memo != Memo::On))
         {
@@ -348,6 +344,20 @@ impl Task {
 
     /// Checks the task against what the model is, before it is lowered.
     pub fn fit(&self, t: &Traits) -> Result<(), Box<Report>> {
+        self.fit_unread(t)?;
+        // Without an objective, the first solution is a listing of one.
+        if !t.objective
+            && !self.mode.counts()
+            && let Some(flag) = self.count_only_flag()
+        {
+            return Err(listing_refusal(self.mode, flag));
+        }
+        Ok(())
+    }
+
+    /// [`Task::fit`] before a problem file is read, when whether it has an objective
+    /// (costs) is not known yet: every check but those that need to know.
+    pub fn fit_unread(&self, t: &Traits) -> Result<(), Box<Report>> {
         if t.objective
             && let Some(flag) = self.memo_flag()
         {
@@ -383,19 +393,7 @@ impl Task {
         }
         if t.objective {
             if let Some(flag) = self.count_only_flag() {
-                return Err(if t.costs_file {
-                    refuse(
-                        flag,
-                        "a file with costs is optimized, not counted",
-                        "leave the option out: a file with costs is optimized on one thread",
-                    )
-                } else {
-                    refuse(
-                        flag,
-                        "the model has an objective, and these options are for plain counts",
-                        "leave the option out: a model with an objective is optimized on one thread",
-                    )
-                });
+                spread_of_optimum(self, t, flag)?;
             }
             if self.engine != EngineChoice::Auto {
                 return Err(refuse(
@@ -473,6 +471,73 @@ impl Task {
     pub fn listing_threads(&self) -> usize {
         if self.mode.many() { self.threads } else { 1 }
     }
+}
+
+/// The refusal of `flag` (`--shard`, `--checkpoint`, `--resume`, `--progress`) for a
+/// run that lists solutions, or shows the first of a model without an objective.
+fn listing_refusal(mode: Mode, flag: &str) -> Box<Report> {
+    let listing = match mode {
+        Mode::All => "--all lists solutions",
+        Mode::Limit(_) => "--limit without --count lists solutions",
+        Mode::Sample(_) => "--sample draws solutions",
+        _ => "the run shows its first solution",
+    };
+    let does = match flag {
+        "--shard" => "splits a count, or the search for an optimum",
+        "--checkpoint" => "saves a count, or the search for an optimum",
+        "--resume" => "goes on with a saved count, or search for an optimum",
+        _ => "shows how far a count has got",
+    };
+    let other = match mode {
+        Mode::All => Some("--all"),
+        Mode::Limit(_) => Some("--limit"),
+        _ => None,
+    };
+    let help = match other {
+        Some(other) if flag != "--progress" => format!(
+            "add --count to count the solutions, leave {other} out to search for one optimal \
+             solution of a model with an objective, or leave {flag} out"
+        ),
+        _ => format!("add --count to count the solutions, or leave {flag} out"),
+    };
+    refuse(flag, &format!("it {does}, and {listing}"), &help)
+}
+
+/// Whether an optimization takes `flag` (`--shard`, `--checkpoint` or `--resume`): it
+/// searches the parts of a fixed cut of the tree for one optimal solution (module
+/// `solve::optimize::parts`), on threads too. So every optimal solution (`--all`,
+/// `--limit`, `--count`) and the k best (`--best`) are refused with it: a part keeps
+/// one best solution.
+fn spread_of_optimum(task: &Task, t: &Traits, flag: &str) -> Result<(), Box<Report>> {
+    let what = if t.costs_file {
+        "the file has costs"
+    } else {
+        "the model has an objective"
+    };
+    let other = match task.mode {
+        Mode::All => Some("--all"),
+        Mode::Limit(_) => Some("--limit"),
+        Mode::Count(_) => Some("--count"),
+        Mode::Sample(_) => Some("--sample"),
+        Mode::First => task.best.map(|_| "--best"),
+    };
+    if let Some(other) = other {
+        let asks = if other == "--best" {
+            "the k best solutions"
+        } else {
+            "every optimal solution"
+        };
+        return Err(refuse(
+            &format!("{flag} with {other}"),
+            &format!(
+                "{what}, and {flag} splits or saves the search for one optimal solution, while {other} asks for {asks}"
+            ),
+            &format!(
+                "leave {other} out to search for one optimal solution by parts, or leave {flag} out"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// A refusal of a memo flag, with its code (E0950-E0953).
@@ -733,7 +798,23 @@ mod tests {
                 ..base.clone()
             };
             for r in [shard, ck, resume] {
-                assert_eq!(code(&r).as_deref(), Some("dlx::E0922"), "{r:?}");
+                if all || limit.is_some() {
+                    assert_eq!(code(&r).as_deref(), Some("dlx::E0922"), "{r:?}");
+                    continue;
+                }
+                // The first solution: refused without an objective, searched by parts
+                // with one.
+                let t = Task::new(&r).unwrap();
+                let e = t.fit(&Traits::default()).unwrap_err();
+                assert_eq!(
+                    miette::Diagnostic::code(&*e).unwrap().to_string(),
+                    "dlx::E0922"
+                );
+                let goal = Traits {
+                    objective: true,
+                    ..Traits::default()
+                };
+                assert!(t.fit(&goal).is_ok(), "{r:?}");
             }
             assert_eq!(code(&base), None);
         }

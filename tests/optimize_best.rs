@@ -6,65 +6,22 @@
 
 use std::collections::BTreeSet;
 
-use dlxc::problem::{OptionId, Problem, ProblemBuilder};
+use dlxc::problem::{OptionId, Problem};
 use dlxc::solve::optimize::solve_on_threads;
 use dlxc::solve::{End, Objective, Optimizer, Optimum, SearchConfig};
 
 #[path = "common/brute.rs"]
 mod brute;
+#[path = "common/costed.rs"]
+mod costed;
 #[path = "common/rng.rs"]
 mod rng;
 use brute::sorted;
+use costed::random_colored_problem as random_problem;
 use rng::Rng;
 
 /// How many random problems each test draws.
 const CASES: u64 = 3000;
-
-/// Up to 6 primary and 4 secondary items, up to 13 options of 1..=3 primary items and
-/// 0..=2 secondary ones (each colored `a`, `b` or not at all), a few options with
-/// secondary items only, costs in `lo..=hi`.
-fn random_problem(seed: u64, lo: i64, hi: i64) -> Problem {
-    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
-    let n_primary = 1 + rng.below(6) as usize;
-    let n_secondary = rng.below(5) as usize;
-    let mut b = ProblemBuilder::new();
-    let primary: Vec<String> = (0..n_primary).map(|i| format!("p{i}")).collect();
-    let secondary: Vec<String> = (0..n_secondary).map(|i| format!("s{i}")).collect();
-    b.primary(primary.clone());
-    b.secondary(secondary.clone());
-    let n_options = rng.below(14) as usize;
-    for k in 0..n_options {
-        let mut items = BTreeSet::new();
-        // One option in eight has secondary items only (it is in a solution only when
-        // forced).
-        if n_secondary == 0 || rng.below(8) != 0 {
-            let len = 1 + rng.below(3.min(n_primary as u64));
-            while items.len() < len as usize {
-                items.insert(rng.below(n_primary as u64) as usize);
-            }
-        }
-        let mut entries: Vec<String> = items.iter().map(|&i| primary[i].clone()).collect();
-        if n_secondary > 0 {
-            let mut taken = BTreeSet::new();
-            for _ in 0..rng.below(3) {
-                taken.insert(rng.below(n_secondary as u64) as usize);
-            }
-            for s in taken {
-                entries.push(match rng.below(3) {
-                    0 => secondary[s].clone(),
-                    1 => format!("{}:a", secondary[s]),
-                    _ => format!("{}:b", secondary[s]),
-                });
-            }
-        }
-        if entries.is_empty() {
-            entries.push(primary[0].clone());
-        }
-        let cost = lo + rng.below((hi - lo + 1) as u64) as i64;
-        b.option_with(Some(format!("o{k}")), entries.iter(), Some(cost));
-    }
-    b.build()
-}
 
 /// Every valid subset containing `forced` ([`brute::covers`]), as (sorted option
 /// indices, value as minimized).

@@ -11,57 +11,12 @@ use dlxc::solve::{End, Objective, Optimizer, Optimum, SearchConfig};
 
 #[path = "common/brute.rs"]
 mod brute;
+#[path = "common/costed.rs"]
+mod costed;
 #[path = "common/rng.rs"]
 mod rng;
 use brute::Cover;
-use rng::Rng;
-
-/// Up to 10 items (exactly-once, at-least-once when `repeat`, secondary), up to 14
-/// options of 1..=4 items with costs in `lo..=hi`.
-fn random_problem(seed: u64, repeat: bool, lo: i64, hi: i64) -> Problem {
-    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
-    let n_items = 1 + rng.below(10) as usize;
-    let mut b = ProblemBuilder::new();
-    let mut names = Vec::new();
-    for i in 0..n_items {
-        let name = format!("i{i}");
-        match rng.below(6) {
-            0 => {
-                b.secondary([name.clone()]);
-            }
-            1..=3 if repeat => {
-                b.primary_bounded(name.clone(), Bounds { lo: 1, hi: None });
-            }
-            _ => {
-                b.primary([name.clone()]);
-            }
-        }
-        names.push(name);
-    }
-    let n_options = rng.below(15) as usize;
-    for k in 0..n_options {
-        let len = 1 + rng.below(4.min(n_items as u64));
-        let mut chosen = BTreeSet::new();
-        while chosen.len() < len as usize {
-            chosen.insert(rng.below(n_items as u64) as usize);
-        }
-        let cost = lo + rng.below((hi - lo + 1) as u64) as i64;
-        b.option_with(
-            Some(format!("o{k}")),
-            chosen.iter().map(|&i| names[i].as_str()),
-            Some(cost),
-        );
-    }
-    b.build()
-}
-
-fn forced_for(p: &Problem, seed: u64) -> Vec<OptionId> {
-    if seed.is_multiple_of(3) && !p.options.is_empty() {
-        vec![OptionId((seed / 3 % p.options.len() as u64) as u32)]
-    } else {
-        Vec::new()
-    }
-}
+use costed::{forced_for, random_problem};
 
 fn sorted(sols: &[Vec<OptionId>]) -> BTreeSet<Vec<u32>> {
     sols.iter().map(|s| brute::sorted(s)).collect()

@@ -23,6 +23,14 @@
 //! `solve::memo`), so it names the order and the cut, lists the parts counted whole
 //! (`"memo": {"order", "want", "parts", "done"}`) and their count, exact at any size.
 //! A resumed count cuts the tree again and counts the parts not done.
+//!
+//! An optimization's checkpoint (`"optimize": {"goal", "want", "parts", "digest",
+//! "done", "improved", "best"}`) is of the same kind: its tree is cut into parts that
+//! depend on the problem, its forced options and the objective alone (see
+//! `solve::optimize::parts`), and it lists the parts searched to their end and the best
+//! solution among them (`{"value", "part", "options"}`, options as 0-based numbers, the
+//! search's order). A resumed search cuts the tree again, checks the number of parts,
+//! the hash of their paths and the best's value, and searches the parts not done.
 
 use std::io::Write;
 use std::path::Path;
@@ -110,6 +118,31 @@ pub(crate) fn write(path: &Path, identity: &Identity, kept: Kept<'_>) -> Result<
                 "seconds": st.elapsed.as_secs_f64(),
                 "explored": frontier.explored,
                 "parts": parts,
+            })
+        }
+        Kept::Optimum(m) => {
+            let d = &m.done;
+            let best = d.best.as_ref().map(|b| {
+                json!({
+                    "value": b.value,
+                    "part": b.part,
+                    "options": b.solution.iter().map(|o| o.0).collect::<Vec<_>>(),
+                })
+            });
+            json!({
+                "complete": m.complete,
+                "nodes": d.stats.nodes,
+                "updates": d.stats.updates,
+                "seconds": d.stats.elapsed.as_secs_f64(),
+                "optimize": {
+                    "goal": m.goal.name(),
+                    "want": m.want,
+                    "parts": m.parts,
+                    "digest": format!("{:016x}", m.digest),
+                    "done": d.parts,
+                    "improved": u64::try_from(d.stats.solutions).unwrap_or(u64::MAX),
+                    "best": best,
+                },
             })
         }
         Kept::Memo(m) => json!({
@@ -319,6 +352,16 @@ fn parse(text: &str, options: usize) -> Result<(Identity, Resumed), String> {
     let complete = field("complete")?
         .as_bool()
         .ok_or("`complete` is neither true nor false")?;
+    if let Some(opt) = doc.get("optimize") {
+        let stats = Stats {
+            nodes: number("nodes")?,
+            updates: number("updates")?,
+            solutions: 0,
+            elapsed,
+        };
+        let saved = optimum_done(opt, stats, complete)?;
+        return Ok((identity, Resumed::Optimum(saved)));
+    }
     if let Some(memo) = doc.get("memo") {
         let counted = text_of("solutions")?
             .parse::<Count>()
@@ -478,6 +521,116 @@ fn memo_tally(memo: &Value, counted: Count, elapsed: Duration) -> Result<MemoSav
         },
         order,
         elapsed,
+    })
+}
+
+/// The most parts an optimization's cut may have: far more than any cut makes (four
+/// levels of a tree, until there are [`crate::solve::optimize::parts::CUT`]).
+const MAX_OPTIMUM_PARTS: u64 = 1 << 32;
+
+/// An optimization's progress from its checkpoint's `optimize` field: the objective a
+/// known one, the cut's size in range, the parts done distinct, increasing and among
+/// the cut's, the best's part among them and its options distinct.
+/// (Whether the cut is this search's, and the best's value, are checked when the tree
+/// is cut again.)
+fn optimum_done(
+    opt: &Value,
+    mut stats: Stats,
+    complete: bool,
+) -> Result<crate::run::OptimumSaved, String> {
+    use crate::solve::optimize::parts::{Done, Found};
+    let field = |name: &str| {
+        opt.get(name)
+            .ok_or(format!("its `optimize` has no `{name}` field"))
+    };
+    let goal = field("goal")?
+        .as_str()
+        .and_then(crate::solve::Objective::named)
+        .ok_or("its `optimize.goal` is not an objective (minimize count, minimize cost, maximize cost)")?;
+    let size = |name: &str| -> Result<usize, String> {
+        field(name)?
+            .as_u64()
+            .filter(|&n| n < MAX_OPTIMUM_PARTS)
+            .map(|n| n as usize)
+            .ok_or(format!("its `optimize.{name}` is not a number of parts"))
+    };
+    let (want, parts) = (size("want")?, size("parts")?);
+    let digest = field("digest")?
+        .as_str()
+        .filter(|d| d.len() == 16)
+        .and_then(|d| u64::from_str_radix(d, 16).ok())
+        .ok_or("its `optimize.digest` is not 16 hexadecimal digits")?;
+    let done: Vec<usize> = field("done")?
+        .as_array()
+        .ok_or("its `optimize.done` is not a list")?
+        .iter()
+        .map(|d| {
+            d.as_u64()
+                .filter(|&d| d < parts as u64)
+                .map(|d| d as usize)
+                .ok_or(format!(
+                    "its `optimize.done` names a part that is not one of its {parts}"
+                ))
+        })
+        .collect::<Result<_, String>>()?;
+    if done.windows(2).any(|w| w[0] >= w[1]) {
+        return Err("its `optimize.done` is not in increasing order".into());
+    }
+    stats.solutions = u128::from(
+        field("improved")?
+            .as_u64()
+            .ok_or("its `optimize.improved` is not a whole number")?,
+    );
+    let best = match field("best")? {
+        Value::Null => None,
+        b => {
+            let bad = || "its `optimize.best` is not {value, part, options}".to_string();
+            let value = b.get("value").and_then(Value::as_i64).ok_or_else(bad)?;
+            let part = b
+                .get("part")
+                .and_then(Value::as_u64)
+                .map(|p| p as usize)
+                .ok_or_else(bad)?;
+            if done.binary_search(&part).is_err() {
+                return Err(format!(
+                    "its best was found by part {part}, which it does not list as done"
+                ));
+            }
+            let mut solution = Vec::new();
+            for o in b.get("options").and_then(Value::as_array).ok_or_else(bad)? {
+                // Whether the options are this problem's is checked with the
+                // identity (another problem's checkpoint is E0921, not E0920).
+                let o = o
+                    .as_u64()
+                    .and_then(|o| u32::try_from(o).ok())
+                    .ok_or("its best names an option by a number that is not one")?;
+                solution.push(OptionId(o));
+            }
+            let mut sorted = solution.clone();
+            sorted.sort_unstable();
+            if sorted.windows(2).any(|w| w[0] == w[1]) {
+                return Err("its best names an option twice".into());
+            }
+            Some(Found {
+                value,
+                part,
+                solution,
+            })
+        }
+    };
+    // Whether `complete` agrees with the parts depends on the shard's share, checked
+    // when the tree is cut again.
+    Ok(crate::run::OptimumSaved {
+        goal,
+        want,
+        parts,
+        digest,
+        done: Done {
+            parts: done.into_iter().collect(),
+            best,
+            stats,
+        },
+        complete,
     })
 }
 

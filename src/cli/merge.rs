@@ -1,4 +1,5 @@
-//! `dlxc merge FILE...`: the count of a problem from the counts of its shards.
+//! `dlxc merge FILE...`: the count of a problem from the counts of its shards, or the
+//! optimum of an optimization from its shards' best solutions.
 //!
 //! Each file holds the `--json` output of one shard (`dlxc run M --count --json
 //! --shard K/N`): its last line is a summary with the shard, the problem's fingerprint
@@ -13,6 +14,13 @@
 //! the count (a langford count of 300 merged to 308 from a bitset shard and a
 //! dancing-cells one), so every field that defines the split must agree, and a
 //! summary without them is refused. The sums are checked for overflow: a crafted summary cannot wrap a count.
+//!
+//! The shards of an optimization (`dlxc run MODEL --json --shard K/N` on a model with
+//! an objective) each record the best solution of their parts, the part that found it,
+//! the objective (`goal`) and the number of parts of the cut. Merge prints the best
+//! value, ties going to the earliest part: the answer of one run (module
+//! `solve::optimize::parts`). Summaries of a count and of an optimization do not mix
+//! (E0911).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -25,6 +33,7 @@ use crate::diag::Code;
 use crate::diag::report::Report;
 use crate::diag::{Diag, Diagnostics};
 use crate::render::json as jsonl;
+use crate::solve::Objective;
 use crate::task::Shard;
 
 /// One shard's summary.
@@ -39,13 +48,26 @@ struct Piece {
     complete: bool,
     /// The fields that define the split ([`SPLIT_FIELDS`]), as written.
     split: Vec<(&'static str, Option<Value>)>,
+    /// A shard of an optimization's: its objective and best (`None`: a count's).
+    optimum: Option<Best>,
+}
+
+/// What a shard of an optimization found: the objective, and the best solution of the
+/// parts it searched to their end, if any.
+struct Best {
+    goal: Objective,
+    /// The value, the part that found it, and the solution's options as shown.
+    found: Option<(i64, usize, Vec<String>)>,
 }
 
 /// The fields of a shard's summary that define how the count was split: every shard
 /// must have the same ones. `engine` is required (a memo count's is `memo`); `order`
 /// is compared when any summary has it. (A memo summary's `memo` object holds its
 /// table's figures, which differ from shard to shard: not the split.)
-const SPLIT_FIELDS: [&str; 2] = ["engine", "order"];
+///
+/// A shard of an optimization also names its objective (`goal`: the fingerprint of the
+/// problem does not say it), the number of `parts` of its cut and their hash (`cut`).
+const SPLIT_FIELDS: [&str; 5] = ["engine", "order", "goal", "parts", "cut"];
 
 /// Runs `dlxc merge`.
 pub fn merge(o: &mut Out<'_>, files: &[PathBuf], as_json: bool) -> u8 {
@@ -73,8 +95,13 @@ pub fn merge(o: &mut Out<'_>, files: &[PathBuf], as_json: bool) -> u8 {
             )),
         }
     }
+    let mixed = mixed(&pieces);
+    let mixing = !mixed.is_empty();
+    errors.extend(mixed);
     errors.extend(mismatched(&pieces));
-    errors.extend(split_otherwise(&pieces));
+    if !mixing {
+        errors.extend(split_otherwise(&pieces));
+    }
     if errors.is_empty() {
         errors.extend(repeated_or_missing(&pieces));
     }
@@ -88,6 +115,9 @@ pub fn merge(o: &mut Out<'_>, files: &[PathBuf], as_json: bool) -> u8 {
         // clap asks for at least one file.
         return EXIT_BAD_INPUT;
     };
+    if first.optimum.is_some() {
+        return optimum(o, &pieces, as_json);
+    }
     let solutions: BigUint = pieces.iter().map(|p| &p.solutions).sum();
     // Only the memo counts past 2^128; a visiting count that large cannot be real.
     let memo = first
@@ -202,6 +232,34 @@ fn piece(file: &Path, text: &str) -> Result<Piece, String> {
         .iter()
         .map(|&name| (name, summary.get(name).cloned()))
         .collect();
+    let optimum = match summary.get("goal") {
+        None => None,
+        Some(goal) => {
+            let goal = goal
+                .as_str()
+                .and_then(Objective::named)
+                .ok_or("its `goal` is not an objective")?;
+            let found = match field("best")? {
+                Value::Null => None,
+                v => {
+                    let value = v.as_i64().ok_or("its `best` is not a whole number")?;
+                    let part = field("part")?
+                        .as_u64()
+                        .ok_or("its `part` is not a whole number")?;
+                    let labels = field("solution")?
+                        .as_array()
+                        .and_then(|a| {
+                            a.iter()
+                                .map(|l| l.as_str().map(str::to_string))
+                                .collect::<Option<Vec<_>>>()
+                        })
+                        .ok_or("its `solution` is not a list of options")?;
+                    Some((value, usize::try_from(part).unwrap_or(usize::MAX), labels))
+                }
+            };
+            Some(Best { goal, found })
+        }
+    };
     Ok(Piece {
         file: file.to_path_buf(),
         shard,
@@ -214,7 +272,113 @@ fn piece(file: &Path, text: &str) -> Result<Piece, String> {
             .as_bool()
             .ok_or("its `complete` is not true or false")?,
         split,
+        optimum,
     })
+}
+
+/// Prints the optimum of the shards of an optimization (every one given once, of one
+/// problem and split): the best value, ties going to the earliest part, which is the
+/// sequential search's answer; returns the exit code.
+fn optimum(o: &mut Out<'_>, pieces: &[Piece], as_json: bool) -> u8 {
+    let Some(goal) = pieces
+        .first()
+        .and_then(|p| p.optimum.as_ref())
+        .map(|b| b.goal)
+    else {
+        return EXIT_BAD_INPUT;
+    };
+    let sign = goal.sign();
+    let best = pieces
+        .iter()
+        .filter_map(|p| p.optimum.as_ref()?.found.as_ref())
+        .min_by_key(|(v, part, _)| (sign * v, *part));
+    let complete = pieces.iter().all(|p| p.complete);
+    let (word, what, adjective) = goal.words();
+    if as_json {
+        if let Some((v, _, labels)) = best {
+            o.line(&jsonl::solution(labels, &[("objective", json!(v))]));
+        }
+        let summary = jsonl::Summary {
+            solutions: u128::from(best.is_some()),
+            nodes: pieces.iter().fold(0u64, |s, p| s.saturating_add(p.nodes)),
+            updates: pieces.iter().fold(0u64, |s, p| s.saturating_add(p.updates)),
+            complete,
+            seconds: pieces.iter().map(|p| p.seconds).sum(),
+        };
+        let extra = [
+            ("objective", json!(best.map(|b| b.0))),
+            ("optimal", json!(complete && best.is_some())),
+            ("shards", json!(pieces.len())),
+            ("problem", json!(pieces[0].problem)),
+            ("goal", json!(goal.name())),
+            ("part", json!(best.map(|b| b.1))),
+        ];
+        o.line(&jsonl::summary(&summary, &extra));
+    } else {
+        match best {
+            Some((v, _, labels)) => {
+                o.line(&if complete {
+                    format!("{word} {what}: {v}")
+                } else {
+                    format!("best {what} found: {v} (not proven {adjective})")
+                });
+                labels.iter().for_each(|l| o.line(l));
+            }
+            None if complete => o.line("No solution"),
+            None => {}
+        }
+    }
+    if !complete {
+        let cut: Vec<String> = pieces
+            .iter()
+            .filter(|p| !p.complete)
+            .map(|p| format!("{} ({})", p.shard, p.file.display()))
+            .collect();
+        o.note(&format!(
+            "the best is not proven {adjective}: these shards were cut short: {}",
+            cut.join(", ")
+        ));
+        EXIT_CUT_SHORT
+    } else if best.is_none() {
+        EXIT_NO_SOLUTION
+    } else {
+        EXIT_SOLVED
+    }
+}
+
+/// Summaries of a count given with an optimization's, or the other way around: their
+/// answers do not combine.
+fn mixed(pieces: &[Piece]) -> Vec<Diag> {
+    let Some(first) = pieces.first() else {
+        return Vec::new();
+    };
+    let kind = |p: &Piece| match &p.optimum {
+        Some(b) => format!("a search to {}", b.goal.name()),
+        None => "a count".to_string(),
+    };
+    pieces[1..]
+        .iter()
+        .filter(|p| p.optimum.is_some() != first.optimum.is_some())
+        .map(|p| {
+            Box::new(
+                Report::error(
+                    Code::E0911,
+                    format!(
+                        "{} (shard {}) is of {}, and {} is of {}: a count and an optimum do not merge",
+                        p.file.display(),
+                        p.shard,
+                        kind(p),
+                        first.file.display(),
+                        kind(first)
+                    ),
+                )
+                .help(
+                    "merge the shards of one run: all of a count (--count), or all of a \
+                     model or file with an objective",
+                ),
+            ) as Diag
+        })
+        .collect()
 }
 
 /// Shards of another problem or another split than the first file's.
@@ -261,6 +425,7 @@ fn split_otherwise(pieces: &[Piece]) -> Vec<Diag> {
         return Vec::new();
     };
     let shown = |v: &Option<Value>| v.as_ref().map_or("none".to_string(), Value::to_string);
+    let optimum = first.optimum.is_some();
     pieces[1..]
         .iter()
         .filter_map(|p| {
@@ -275,18 +440,22 @@ fn split_otherwise(pieces: &[Piece]) -> Vec<Diag> {
                     Code::E0914,
                     format!(
                         "{} (shard {}) was split with {name} {}, and {} with {name} {}: \
-                         shards split differently do not add up to the count",
+                         shards split differently do not add up to {}",
                         p.file.display(),
                         p.shard,
                         shown(theirs),
                         first.file.display(),
-                        shown(ours)
+                        shown(ours),
+                        if optimum { "the optimum" } else { "the count" }
                     ),
                 )
-                .help(
+                .help(if optimum {
+                    "run every shard with the same model, objective and dlxc: the split \
+                     follows the search's cut of the tree into parts"
+                } else {
                     "count every shard with the same --engine (and the same dlxc): the \
-                     split follows the engine's choice of item at each node",
-                ),
+                     split follows the engine's choice of item at each node"
+                }),
             ) as Diag)
         })
         .collect()
@@ -335,7 +504,11 @@ fn repeated_or_missing(pieces: &[Piece]) -> Vec<Diag> {
                     m => format!("{m} of the {n} shards are missing: {shown}"),
                 },
             )
-            .help("run the missing shards with `--shard K/N --count --json` and merge them all"),
+            .help(if pieces.iter().any(|p| p.optimum.is_some()) {
+                "run the missing shards with `--shard K/N --json` and merge them all"
+            } else {
+                "run the missing shards with `--shard K/N --count --json` and merge them all"
+            }),
         ));
     }
     errors

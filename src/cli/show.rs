@@ -113,8 +113,13 @@ impl<'o, 'w, 'a> Shown<'o, 'w, 'a> {
                 path.display()
             ));
         } else if let (Some(path), true) = (&self.s.checkpoint, answer.cut()) {
+            let kept = if matches!(answer, Answer::Optimized(_)) {
+                "the parts searched and their best solution are"
+            } else {
+                "the count so far and what is left are"
+            };
             self.o.note(&format!(
-                "the count so far and what is left are in {}: `--resume {}` goes on from there",
+                "{kept} in {}: `--resume {}` goes on from there",
                 path.display(),
                 path.display()
             ));
@@ -136,7 +141,15 @@ impl<'o, 'w, 'a> Shown<'o, 'w, 'a> {
             ),
             Answer::Optimized(out) => {
                 let goal = self.objective.unwrap_or(Objective::MinimizeCost);
-                optimum(self.o, out, self.compiled, goal, self.s, self.record)
+                optimum(
+                    self.o,
+                    out,
+                    &out.fields,
+                    self.compiled,
+                    goal,
+                    self.s,
+                    self.record,
+                )
             }
             Answer::Memo(m) => super::memo::finish(self.o, m, self.s, self.record),
         }
@@ -487,9 +500,11 @@ fn show_solution(
 }
 
 /// Prints the answer of an optimizing search of one record and returns its exit code.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn optimum(
     o: &mut Out<'_>,
     out: &Optimum,
+    fields: &[(&'static str, serde_json::Value)],
     compiled: &Compiled,
     objective: Objective,
     s: &SearchArgs,
@@ -532,13 +547,17 @@ pub(crate) fn optimum(
         let mut extra = record_field(record);
         extra.push(("objective", json!(out.value)));
         extra.push(("optimal", json!(out.optimal && out.value.is_some())));
+        extra.extend(fields.iter().cloned());
         o.line(&jsonl::summary(&summary, &extra));
     } else {
         match out.value {
             // One line per record with `--value` and `--count`, even with no answer.
             None if cut && (s.value || s.count) => o.line("?"),
             None if cut => {}
-            None => o.line(s.none.as_deref().unwrap_or("No solution")),
+            None => match (&s.none, s.shard.filter(|x| x.n > 1)) {
+                (None, Some(x)) => o.line(&format!("No solution in shard {x}")),
+                (none, _) => o.line(none.as_deref().unwrap_or("No solution")),
+            },
             Some(_) if s.value && ranked => {
                 let values: Vec<String> = out.values.iter().map(i64::to_string).collect();
                 let mark = if cut { "?" } else { "" };
@@ -554,7 +573,16 @@ pub(crate) fn optimum(
                 });
             }
             Some(v) => {
-                if out.optimal {
+                // A shard's best is of its parts: the optimum is the best of every
+                // shard's (`dlxc merge`).
+                let shard = s.shard.filter(|x| x.n > 1);
+                if let (Some(x), false) = (shard, cut) {
+                    o.line(&format!("{word} {what} of shard {x}: {v}"));
+                } else if let Some(x) = shard {
+                    o.line(&format!(
+                        "best {what} found in shard {x}: {v} (not proven {adjective} for the shard)"
+                    ));
+                } else if out.optimal {
                     o.line(&format!("{word} {what}: {v}"));
                 } else {
                     o.line(&format!("best {what} found: {v} (not proven {adjective})"));

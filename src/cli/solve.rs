@@ -31,7 +31,7 @@ pub fn solve(o: &mut Out<'_>, file: Option<&Path>, as_matrix: bool, s: &SearchAr
         file: true,
         ..Traits::default()
     };
-    if let Err(r) = task.fit(&file_traits) {
+    if let Err(r) = task.fit_unread(&file_traits) {
         say(o, *r);
         return EXIT_BAD_INPUT;
     }

@@ -21,6 +21,7 @@
 mod count;
 pub mod estimate;
 pub mod memo;
+mod optimize;
 
 pub use count::count_parts;
 
@@ -123,6 +124,8 @@ pub enum Kept<'a> {
     Count(&'a Frontier),
     /// A memo count by parts: the parts counted and their count.
     Memo(&'a MemoSaved),
+    /// An optimization by parts: the parts searched and the best they hold.
+    Optimum(&'a OptimumSaved),
 }
 
 /// A checkpoint read back.
@@ -132,6 +135,8 @@ pub enum Resumed {
     Count(Saved),
     /// Of a memo count.
     Memo(MemoSaved),
+    /// Of an optimization.
+    Optimum(OptimumSaved),
 }
 
 impl Resumed {
@@ -140,6 +145,7 @@ impl Resumed {
     fn of_count(self, path: &Path) -> Result<Saved, Failure> {
         match self {
             Resumed::Count(s) => Ok(s),
+            Resumed::Optimum(_) => Err(optimum_given(path)),
             Resumed::Memo(_) => Err(Failure::Report(Box::new(
                 Report::error(
                     Code::E0921,
@@ -153,10 +159,28 @@ impl Resumed {
         }
     }
 
+    /// The checkpoint of an optimization, or the refusal of a count's.
+    fn of_optimum(self, path: &Path) -> Result<OptimumSaved, Failure> {
+        match self {
+            Resumed::Optimum(o) => Ok(o),
+            Resumed::Count(_) | Resumed::Memo(_) => Err(Failure::Report(Box::new(
+                Report::error(
+                    Code::E0921,
+                    format!(
+                        "the checkpoint {} is of a count, and this run searches for an optimum",
+                        path.display()
+                    ),
+                )
+                .help("resume it with --count, as it was counted"),
+            ))),
+        }
+    }
+
     /// The checkpoint of a memo count, or the refusal of a visiting count's.
     fn of_memo(self, path: &Path) -> Result<MemoSaved, Failure> {
         match self {
             Resumed::Memo(m) => Ok(m),
+            Resumed::Optimum(_) => Err(optimum_given(path)),
             Resumed::Count(_) => Err(Failure::Report(Box::new(
                 Report::error(
                     Code::E0921,
@@ -170,6 +194,40 @@ impl Resumed {
             ))),
         }
     }
+}
+
+/// The refusal of an optimization's checkpoint given to a count.
+fn optimum_given(path: &Path) -> Failure {
+    Failure::Report(Box::new(
+        Report::error(
+            Code::E0921,
+            format!(
+                "the checkpoint {} is of a search for an optimum, and this run counts solutions",
+                path.display()
+            ),
+        )
+        .help("resume it with the model or file with the objective it was saved from, without --count"),
+    ))
+}
+
+/// How far an optimization by parts has got, as a checkpoint holds it: the tree is cut
+/// into parts as the problem, its forced options and the objective decide (module
+/// `solve::optimize::parts`), and the parts searched to their end are listed with the
+/// best solution among them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OptimumSaved {
+    /// The objective searched (the problem's fingerprint does not say it).
+    pub goal: crate::solve::Objective,
+    /// The number of parts the cut aimed for ([`crate::solve::optimize::parts::CUT`]).
+    pub want: usize,
+    /// The number of parts it made.
+    pub parts: usize,
+    /// The hash of the parts' paths ([`crate::solve::optimize::parts::Cut::digest`]).
+    pub digest: u64,
+    /// The parts done, their best, the nodes so far and the time (`stats.elapsed`).
+    pub done: crate::solve::optimize::parts::Done,
+    /// Whether every part of the run's share (the shard's, or all) is done.
+    pub complete: bool,
 }
 
 /// How far a memo count by parts has got, as a checkpoint holds it: the tree is cut
@@ -210,7 +268,7 @@ pub enum Answer {
         fields: Vec<Field>,
     },
     /// An optimizing search.
-    Optimized(Optimum),
+    Optimized(Optimized),
     /// A count by memo, or solutions drawn by its counts (`--sample`).
     Memo(memo::Memoed),
 }
@@ -223,6 +281,35 @@ impl Answer {
             Answer::Searched { outcome, .. } => matches!(outcome.end, End::Cut(_)),
             Answer::Optimized(o) => matches!(o.end, End::Cut(_)),
             Answer::Memo(m) => matches!(m.end, End::Cut(_)),
+        }
+    }
+}
+
+/// What an optimizing search found, and what its JSON summary adds (a shard's
+/// fields, which `dlxc merge` reads).
+#[derive(Clone, Debug)]
+pub struct Optimized {
+    /// The answer.
+    pub optimum: Optimum,
+    /// The fields of a shard's summary: the shard, the problem's fingerprint, what
+    /// defines the split, and the part and options of the shard's best.
+    pub fields: Vec<Field>,
+}
+
+/// Front ends read an optimizing search's answer as the [`Optimum`] it is; the fields
+/// are for the summary of a shard.
+impl std::ops::Deref for Optimized {
+    type Target = Optimum;
+    fn deref(&self) -> &Optimum {
+        &self.optimum
+    }
+}
+
+impl From<Optimum> for Optimized {
+    fn from(optimum: Optimum) -> Optimized {
+        Optimized {
+            optimum,
+            fields: Vec::new(),
         }
     }
 }
@@ -317,16 +404,20 @@ impl Runner {
                 Engine::Optimizing(o) => o,
                 Engine::Plain(_) => unreachable!("the engine is rebuilt for an objective"),
             };
+            // Shards and checkpoints search the parts of a fixed cut (`Task::fit` has
+            // refused --best, --all and --threads with them).
+            if self.task.shard.is_some() || self.task.keeps_state() {
+                return optimize::by_parts(&self.task, inst, opt, &config, sink);
+            }
             let mut improve = |v: i64, chosen: &[OptionId]| sink.improved(v, chosen);
             if let Some(k) = best {
                 // The k best on one thread: a shared incumbent holds one value.
-                return Ok(Answer::Optimized(opt.solve_best(
-                    &inst.forced,
-                    k,
-                    &config,
-                    &mut improve,
-                )?));
+                return Ok(Answer::Optimized(
+                    opt.solve_best(&inst.forced, k, &config, &mut improve)?
+                        .into(),
+                ));
             }
+
             let threads = self.task.optimizing_threads(opt.is_priced());
             let out = crate::solve::optimize::solve_on_threads(
                 opt,
@@ -336,7 +427,7 @@ impl Runner {
                 threads,
                 &mut improve,
             )?;
-            return Ok(Answer::Optimized(out));
+            return Ok(Answer::Optimized(out.into()));
         }
         if self.task.up_to_symmetry {
             return up_to_symmetry(&self.task, inst, &config, sink);

@@ -93,6 +93,7 @@ use crate::clock::Instant;
 use std::collections::HashSet;
 
 mod bounded;
+pub mod parts;
 mod priced;
 mod threads;
 
@@ -135,6 +136,38 @@ impl Objective {
             -1
         } else {
             1
+        }
+    }
+
+    /// How the model says it: `minimize count`, `minimize cost`, `maximize cost`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Objective::MinimizeCount => "minimize count",
+            Objective::MinimizeCost => "minimize cost",
+            Objective::MaximizeCost => "maximize cost",
+        }
+    }
+
+    /// The objective of [`Objective::name`]'s words.
+    pub fn named(name: &str) -> Option<Objective> {
+        [
+            Objective::MinimizeCount,
+            Objective::MinimizeCost,
+            Objective::MaximizeCost,
+        ]
+        .into_iter()
+        .find(|o| o.name() == name)
+    }
+
+    /// The value of `solution` (options of `problem`): how many options, or their
+    /// total cost (an option without a cost costs 0), as the objective counts it.
+    pub fn value_of(self, problem: &Problem, solution: &[OptionId]) -> i64 {
+        match self {
+            Objective::MinimizeCount => solution.len() as i64,
+            _ => solution
+                .iter()
+                .map(|&o| problem.option(o).cost.unwrap_or(0))
+                .fold(0i64, i64::saturating_add),
         }
     }
 

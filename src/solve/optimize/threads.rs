@@ -54,9 +54,16 @@ const UNKNOWN: usize = usize::MAX;
 
 impl Incumbent {
     fn new() -> Incumbent {
+        Incumbent::seeded(None)
+    }
+
+    /// An incumbent that starts from `best` (a value as minimized, and the part that
+    /// found it): the best of the parts a checkpoint says are done.
+    pub(crate) fn seeded(best: Option<(i64, usize)>) -> Incumbent {
+        let (value, part) = best.unwrap_or((i64::MAX, UNKNOWN));
         Incumbent {
-            value: AtomicI64::new(i64::MAX),
-            part: AtomicUsize::new(UNKNOWN),
+            value: AtomicI64::new(value),
+            part: AtomicUsize::new(part),
             write: Mutex::new(()),
         }
     }
@@ -172,8 +179,15 @@ pub fn solve_on_threads(
 
 /// The parts: the root's subtrees, and theirs, breadth first, until there are at least
 /// `want` or the split reaches [`MAX_DEPTH`]. Dead subtrees (an item with no option)
-/// are dropped; a part that is already a solution stays whole.
-fn split(opt: &mut Optimizer, forced: &[OptionId], want: usize) -> Result<Vec<Vec<Step>>, Clash> {
+/// are dropped; a part that is already a solution stays whole. The parts depend only
+/// on the problem, the forced options, the objective and `want` (the search's choices
+/// at a node depend on its state alone): checkpoints and shards of an optimization cut
+/// the tree so (module `parts`).
+pub(crate) fn split(
+    opt: &mut Optimizer,
+    forced: &[OptionId],
+    want: usize,
+) -> Result<Vec<Vec<Step>>, Clash> {
     let mut parts: Vec<Vec<Step>> = vec![Vec::new()];
     for _ in 0..MAX_DEPTH {
         if parts.len() >= want {

@@ -14,6 +14,9 @@
 //!   draws them, and the colored fixtures `tests/fixtures/*_cost.dlx5` (Knuth's format, as DLX5 reads it)
 //!   (`DLXC_SHARED_BENCH=DIR` for the shared files elsewhere).
 //!
+//! - `bounds`: `examples/double-cover.dlx` (cells covered at least twice, `: 2..`, the
+//!   optimizer of other multiplicities) for n = 5..=8.
+//!
 //! Each case is lowered through the library exactly as `dlxc run MODEL --data FILE`
 //! lowers a record (same items, options and order, so the node counts are those of the
 //! shipped models), before the clock starts. Pass case names as arguments to run only
@@ -26,6 +29,7 @@ use std::time::Instant;
 use dlxc::check::{Checked, check};
 use dlxc::lower::Lowerer;
 use dlxc::lower::data::parse_text;
+use dlxc::lower::value::Value;
 use dlxc::problem::{OptionId, Problem};
 use dlxc::solve::{Objective, Optimizer, Optimum, SearchConfig};
 use dlxc::source::SourceFile;
@@ -56,6 +60,29 @@ impl Shipped {
             model,
             checked,
         }
+    }
+
+    /// The problem and forced options of the model with the parameters `params`, as
+    /// `dlxc run MODEL -p name=value` lowers it.
+    fn with_params(&self, params: &[(&str, i64)]) -> (Problem, Vec<OptionId>) {
+        let overrides = params
+            .iter()
+            .map(|&(k, v)| (k.to_string(), Value::Int(v)))
+            .collect();
+        let depends = |i: usize, p: usize| self.checked.depends_on(i, &[p]);
+        let mut lowerer = Lowerer::new(
+            &self.model,
+            &self.src,
+            &depends,
+            overrides,
+            false,
+            usize::MAX,
+        )
+        .unwrap_or_else(|_| panic!("{} lowers", self.src.name()));
+        let inst = lowerer
+            .instance(None)
+            .unwrap_or_else(|_| panic!("{} lowers with {params:?}", self.src.name()));
+        (inst.compiled.problem.clone(), inst.forced)
     }
 
     /// A lowerer for records of the model's data parameter, as with `--data`.
@@ -278,6 +305,14 @@ fn main() {
                 Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/{name}.dlx5"));
             let text = std::fs::read_to_string(path).expect("a fixture");
             solve_file(&format!("costs-{name}"), &text);
+        }
+    }
+    if wanted("bounds") {
+        let model = Shipped::load("examples/double-cover.dlx");
+        for n in 5..=8 {
+            let (p, forced) = model.with_params(&[("n", n)]);
+            let (out, wall) = solve(&p, &forced, Objective::MinimizeCount);
+            row(&format!("double-cover-{n}x{n}"), &out, wall);
         }
     }
     if wanted("target") {

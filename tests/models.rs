@@ -436,3 +436,57 @@ fn a_closed_pipe_is_not_an_error() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// The fewest pluses (a cell and its on-board neighbours) that cover every cell of an
+/// n x n board at least twice, by brute force over every set of pluses in order of size.
+fn least_double_cover(n: usize) -> usize {
+    let plus = |r: usize, c: usize| -> Vec<usize> {
+        let mut cells = vec![r * n + c];
+        if r > 0 {
+            cells.push((r - 1) * n + c);
+        }
+        if r + 1 < n {
+            cells.push((r + 1) * n + c);
+        }
+        if c > 0 {
+            cells.push(r * n + c - 1);
+        }
+        if c + 1 < n {
+            cells.push(r * n + c + 1);
+        }
+        cells
+    };
+    let pluses: Vec<Vec<usize>> = (0..n * n).map(|k| plus(k / n, k % n)).collect();
+    (0u32..1 << (n * n))
+        .filter(|set| {
+            let mut times = vec![0; n * n];
+            for (k, p) in pluses.iter().enumerate() {
+                if set >> k & 1 == 1 {
+                    p.iter().for_each(|&x| times[x] += 1);
+                }
+            }
+            times.iter().all(|&t| t >= 2)
+        })
+        .map(|set| set.count_ones() as usize)
+        .min()
+        .expect("every plus taken covers each cell twice")
+}
+
+/// `examples/double-cover.dlx` (items `: 2..`, `minimize count`): the least covers of
+/// brute force for n = 2..=4, and the same optimum on one thread and on two for n = 6.
+#[test]
+fn double_cover_by_pluses_matches_brute_force() {
+    for n in 2..=4 {
+        let r = dlxc(&["run", "examples/double-cover.dlx", "-p", &format!("n={n}")]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let want = format!("minimum count: {}", least_double_cover(n));
+        assert_eq!(r.stdout.lines().next(), Some(want.as_str()), "n = {n}");
+    }
+    let first_line = |threads: &str| {
+        let r = dlxc(&["run", "examples/double-cover.dlx", "--threads", threads]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        r.stdout.lines().next().unwrap_or_default().to_string()
+    };
+    assert_eq!(first_line("1"), "minimum count: 18");
+    assert_eq!(first_line("2"), "minimum count: 18");
+}

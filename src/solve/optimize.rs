@@ -15,6 +15,12 @@
 //!   documentation has the argument for stopping as soon as every item has its least
 //!   number of options, and for its bounds).
 //!
+//! `Linked` and `bounded` walk their trees with one loop, module `tree` (node counts,
+//! limits, pruning against the best so far and the shared incumbent, the solutions
+//! kept, exclusions and backtracking); each says, as a `Tree`, how its state
+//! chooses, commits, excludes and bounds. `priced` has its own loop (thresholds, the K
+//! best) and shares the node count and the incumbent's test.
+//!
 //! # What `Linked` searches
 //!
 //! Primary items are covered exactly once, or *at least once* (bounds `1..`, the
@@ -96,6 +102,7 @@ mod bounded;
 pub mod parts;
 mod priced;
 mod threads;
+mod tree;
 
 use bounded::Bounded;
 use priced::Priced;
@@ -103,8 +110,10 @@ use priced::Priced;
 use threads::Incumbent;
 pub use threads::solve_on_threads;
 
-use super::links::Links;
-use super::{Clash, End, Limit, SearchConfig, Stats, Unsupported, check_clock};
+use tree::{Extension, Tree, list_with_free};
+
+use super::links::{COVERED, Links};
+use super::{Clash, End, Limit, SearchConfig, Stats, Unsupported};
 use crate::problem::{Bounds, ItemKind, OptionId, Problem};
 
 /// How often an item with `bounds` must be covered, in words: `at least once` for
@@ -284,7 +293,7 @@ pub(crate) struct Linked {
 /// an option chosen, or an option excluded because the search tried it earlier at an
 /// at-least-once item (its later siblings exclude it). Replayed in order, the steps
 /// rebuild the state the search had at the part's root, so parts made from the
-/// branching of [`Linked::branch`] are disjoint and together the whole tree.
+/// branching of [`Optimizer::branch`] are disjoint and together the whole tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Step {
     /// The option is chosen.
@@ -303,19 +312,6 @@ impl Step {
 
 /// How many "whole cost on the `j`-th item" charges the cost bound tries.
 const CHARGES: usize = 4;
-
-/// One level of the search stack.
-#[derive(Clone, Copy, Debug)]
-struct Frame {
-    /// The item branched on.
-    item: u32,
-    /// Candidate nodes of this level are `cand[start..end]`; `pos` is the one tried.
-    start: usize,
-    pos: usize,
-    end: usize,
-    /// Options excluded at this level are `excluded[excl..]`.
-    excl: usize,
-}
 
 /// What one search is asked for, beside its limits: what [`Optimizer::solve`],
 /// [`Optimizer::solve_exact`] and [`Optimizer::solve_best`] differ by.
@@ -522,21 +518,25 @@ impl Optimizer {
         on_improve: &mut dyn FnMut(i64, &[OptionId]),
     ) -> Result<Optimum, Clash> {
         match &mut self.core {
-            Core::Linked(l) => l.solve_part(forced, steps, wanted.all, config, shared, on_improve),
-            Core::Bounded(b) => b.solve_part(forced, steps, wanted.all, config, shared, on_improve),
+            Core::Linked(l) => tree::solve_part(
+                &mut **l, forced, steps, wanted.all, config, shared, on_improve,
+            ),
+            Core::Bounded(b) => tree::solve_part(
+                &mut **b, forced, steps, wanted.all, config, shared, on_improve,
+            ),
             Core::Priced(p) => p.solve_part(forced, steps, wanted, config, shared, on_improve),
         }
     }
 
-    /// How the search would branch at the end of `steps` (see [`Linked::branch`]).
+    /// How the search would branch at the end of `steps` (module `tree`, `branch`).
     pub(crate) fn branch(
         &mut self,
         forced: &[OptionId],
         steps: &[Step],
     ) -> Result<Option<(bool, Vec<OptionId>)>, Clash> {
         match &mut self.core {
-            Core::Linked(l) => l.branch(forced, steps),
-            Core::Bounded(b) => b.branch(forced, steps),
+            Core::Linked(l) => tree::branch(&mut **l, forced, steps),
+            Core::Bounded(b) => tree::branch(&mut **b, forced, steps),
             Core::Priced(p) => p.branch(forced, steps),
         }
     }
@@ -644,143 +644,9 @@ impl Linked {
         })
     }
 
-    /// A hash of everything a search changes and must put back (the links and the
-    /// cover counts of at-least-once items), for tests that check a search left the
-    /// structure exactly as it found it.
-    #[doc(hidden)]
-    pub fn structure_fingerprint(&self) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        self.links.hash(&mut h);
-        self.times.hash(&mut h);
-        h.finish()
-    }
-
-    /// [`Optimizer::solve`] on the part of the tree that `steps` lead to (see
-    /// [`Step`]), part number `k` of a search on threads whose parts share `shared`:
-    /// it also prunes against the incumbent and offers it what it finds.
-    pub(crate) fn solve_part(
-        &mut self,
-        forced: &[OptionId],
-        steps: &[Step],
-        all: bool,
-        config: &SearchConfig,
-        shared: Option<(&Incumbent, usize)>,
-        on_improve: &mut dyn FnMut(i64, &[OptionId]),
-    ) -> Result<Optimum, Clash> {
-        let start = Instant::now();
-        self.at_part(forced, steps, |opt, prefix| {
-            opt.run(prefix, all, config, shared, on_improve, start)
-        })
-    }
-
-    /// How the search would branch at the end of `steps`: the options of the item it
-    /// chooses there, in the order it tries them, and whether that item is at least
-    /// once (then each option's later siblings exclude it). `None` when every primary
-    /// item is covered there.
-    pub(crate) fn branch(
-        &mut self,
-        forced: &[OptionId],
-        steps: &[Step],
-    ) -> Result<Option<(bool, Vec<OptionId>)>, Clash> {
-        self.at_part(forced, steps, |opt, _| {
-            if opt.links.items[0].rlink == 0 {
-                return None;
-            }
-            let (item, _) = opt.choose();
-            let mut cand = Vec::new();
-            opt.candidates(item, &mut cand, &mut Vec::new());
-            let options = cand.iter().map(|&x| opt.links.option_of(x)).collect();
-            Some((opt.repeat[item as usize], options))
-        })
-    }
-
-    /// Commits the forced options (checking that they can be together), then follows
-    /// `steps`, runs `then` with the options committed, and puts everything back.
-    fn at_part<R>(
-        &mut self,
-        forced: &[OptionId],
-        steps: &[Step],
-        then: impl FnOnce(&mut Self, &[OptionId]) -> R,
-    ) -> Result<R, Clash> {
-        let options = self.links.option_start.len() - 1;
-        let named = forced.iter().chain(steps.iter().map(Step::option));
-        if let Some(bad) = named.into_iter().find(|o| o.index() >= options) {
-            panic!(
-                "forced option #{} does not exist: the problem has {options} options",
-                bad.0 + 1
-            );
-        }
-        #[cfg(debug_assertions)]
-        let before = self.links.clone();
-        let n = self.links.n_items as usize;
-        let mut by = vec![u32::MAX; n + 1];
-        let mut done = 0;
-        let mut clash = None;
-        let mut ignored = 0;
-        'forced: for (k, &o) in forced.iter().enumerate() {
-            // On an at-least-once item the item check below would let a repeat through.
-            if let Some(c) = super::forced_twice(forced, k, self.links.first_item(forced[k])) {
-                clash = Some(c);
-                break 'forced;
-            }
-            for p in self.links.option_nodes(o) {
-                let i = self.links.nodes[p as usize].top as usize;
-                if !self.repeat[i] && by[i] != u32::MAX {
-                    clash = Some(Clash {
-                        first: forced[by[i] as usize],
-                        second: o,
-                        item: self.links.item_id[i - 1],
-                        kind: super::ClashKind::Shared,
-                    });
-                    break 'forced;
-                }
-            }
-            for p in self.links.option_nodes(o) {
-                by[self.links.nodes[p as usize].top as usize] = k as u32;
-            }
-            self.commit_range(o, &mut ignored);
-            done = k + 1;
-        }
-        let result = match clash {
-            Some(c) => Err(c),
-            None => {
-                // The steps replay what the search did on the way to the part, so they
-                // need no check.
-                let mut prefix = forced.to_vec();
-                for step in steps {
-                    match *step {
-                        Step::Commit(o) => {
-                            self.commit_range(o, &mut ignored);
-                            prefix.push(o);
-                        }
-                        Step::Exclude(o) => self.exclude(o, &mut ignored),
-                    }
-                }
-                let r = then(self, &prefix);
-                for step in steps.iter().rev() {
-                    match *step {
-                        Step::Commit(o) => self.uncommit_range(o),
-                        Step::Exclude(o) => self.include(o),
-                    }
-                }
-                Ok(r)
-            }
-        };
-        for &o in forced[..done].iter().rev() {
-            self.uncommit_range(o);
-        }
-        #[cfg(debug_assertions)]
-        debug_assert!(
-            self.links == before,
-            "an optimizing search left the links changed"
-        );
-        debug_assert!(self.times.iter().all(|&t| t == 0));
-        result
-    }
-
     /// Lays the options of item `i` out at the end of `cand`, in the order the search
     /// tries them (`keyed` is scratch).
+    #[inline]
     fn candidates(&mut self, item: u32, cand: &mut Vec<u32>, keyed: &mut Vec<(i64, u32)>) {
         // Only the count objective orders options by the active items they cover; the
         // cost objectives need no stamp.
@@ -855,10 +721,10 @@ impl Linked {
         }
     }
 
-    /// Chooses node `x` of the list of item `i`: takes every item of its option, except
-    /// `i` itself when `i` was covered already (exactly-once branch item, X4).
-    fn commit(&mut self, x: u32, skip: Option<u32>, updates: &mut u64) {
-        let o = self.links.option_of(x);
+    /// Chooses option `o` of the list of an item: takes every item of it, except `skip`,
+    /// the item itself when it was covered already (exactly-once branch item, X4).
+    #[inline]
+    fn commit(&mut self, o: OptionId, skip: Option<u32>, updates: &mut u64) {
         for p in self.links.option_nodes(o) {
             let t = self.links.nodes[p as usize].top as u32;
             if Some(t) != skip {
@@ -867,8 +733,8 @@ impl Linked {
         }
     }
 
-    fn uncommit(&mut self, x: u32, skip: Option<u32>) {
-        let o = self.links.option_of(x);
+    #[inline]
+    fn uncommit(&mut self, o: OptionId, skip: Option<u32>) {
         for p in self.links.option_nodes(o).rev() {
             let t = self.links.nodes[p as usize].top as u32;
             if Some(t) != skip {
@@ -879,6 +745,7 @@ impl Linked {
 
     /// Removes every node of option `o` from its vertical list: the option is excluded
     /// from the rest of this level's subtrees.
+    #[inline]
     fn exclude(&mut self, o: OptionId, updates: &mut u64) {
         for q in self.links.option_nodes(o) {
             let node = self.links.nodes[q as usize];
@@ -889,6 +756,7 @@ impl Linked {
         }
     }
 
+    #[inline]
     fn include(&mut self, o: OptionId) {
         for q in self.links.option_nodes(o).rev() {
             let node = self.links.nodes[q as usize];
@@ -899,6 +767,7 @@ impl Linked {
     }
 
     /// Stamps the active primary items with a fresh epoch.
+    #[inline]
     fn stamp_active(&mut self) -> u64 {
         self.epoch += 1;
         let e = self.epoch;
@@ -911,6 +780,7 @@ impl Linked {
     }
 
     /// A lower bound on what covering the active items still adds (module docs).
+    #[inline]
     fn lower_bound(&mut self) -> i64 {
         match self.objective {
             Objective::MinimizeCount => self.count_bound(),
@@ -919,6 +789,7 @@ impl Linked {
     }
 
     /// The seeds' bound: items whose lists share no option each need their own option.
+    #[inline]
     fn count_bound(&mut self) -> i64 {
         let active = self.stamp_active();
         // Marked items get `active + 1`; the next call starts above it.
@@ -945,6 +816,7 @@ impl Linked {
     }
 
     /// The largest of the charge bounds of the module documentation.
+    #[inline]
     fn cost_bound(&mut self) -> i64 {
         let active = self.stamp_active();
         // Charge `j` puts an option's whole cost on its `j`-th active primary item (its
@@ -986,6 +858,7 @@ impl Linked {
     }
 
     /// The active item with the fewest options (first in item order on ties).
+    #[inline]
     fn choose(&self) -> (u32, i32) {
         let mut best = 0;
         let mut len = i32::MAX;
@@ -1005,6 +878,7 @@ impl Linked {
     }
 
     /// How promising node `x`'s option is at this point: smaller is tried first.
+    #[inline]
     fn order_key(&self, x: u32, active: u64) -> i64 {
         let o = self.links.option_of(x);
         match self.objective {
@@ -1020,15 +894,187 @@ impl Linked {
         }
     }
 
-    /// With `all`, lists the cover `sol` and every cover made from it by adding free
-    /// options (see [`Linked::free`]) that are not in it and share no secondary item
-    /// with it or with each other: all of the same value. One cover can be reached that
-    /// way from several covers the search reaches, so each is listed only the first
-    /// time, and counted in `listed`. There can be exponentially many, so the time limit
-    /// and the interrupt flag are looked at every 1024 covers, as at search nodes.
+    /// Whether forced option `forced[k]` clashes with those before it (committed): it
+    /// is forced twice, or an exactly-once or secondary item of it is covered already.
+    /// (On an at-least-once item the item check would let a repeat through, so the
+    /// repeat is looked for first.)
+    fn check_forced(&self, forced: &[OptionId], k: usize) -> Option<Clash> {
+        let o = forced[k];
+        if let Some(c) = super::forced_twice(forced, k, self.links.first_item(o)) {
+            return Some(c);
+        }
+        let top = |p: u32| self.links.nodes[p as usize].top as usize;
+        self.links.option_nodes(o).find_map(|p| {
+            let i = top(p);
+            // A covered item carries `COVERED` in its LEN.
+            if self.repeat[i] || self.links.len[i] < COVERED {
+                return None;
+            }
+            // The one earlier forced option that covers the item.
+            let first = *forced[..k]
+                .iter()
+                .find(|&&e| self.links.option_nodes(e).any(|q| top(q) == i))?;
+            Some(Clash {
+                first,
+                second: o,
+                item: self.links.item_id[i - 1],
+                kind: super::ClashKind::Shared,
+            })
+        })
+    }
+}
+
+/// The free options that can be added to one cover (see [`Linked::free`]): those not
+/// in it that share no secondary item with it, each with its secondary items, and the
+/// secondary items taken.
+struct Free {
+    addable: Vec<(OptionId, Vec<u32>)>,
+    used: Vec<bool>,
+}
+
+impl Extension for Free {
+    fn len(&self) -> usize {
+        self.addable.len()
+    }
+
+    fn option(&self, k: usize) -> OptionId {
+        self.addable[k].0
+    }
+
+    /// Shares no secondary item with what is chosen.
+    fn fits(&self, k: usize) -> bool {
+        self.addable[k].1.iter().all(|&t| !self.used[t as usize])
+    }
+
+    fn add(&mut self, k: usize) {
+        for &t in &self.addable[k].1 {
+            self.used[t as usize] = true;
+        }
+    }
+
+    fn remove(&mut self, k: usize) {
+        for &t in &self.addable[k].1 {
+            self.used[t as usize] = false;
+        }
+    }
+}
+
+/// A candidate is a node of the chosen item's list. An exactly-once item is covered
+/// while its level is open (X4); an at-least-once item stays, and its tried options are
+/// excluded from their later siblings (module docs, "Branching in `Linked`").
+impl Tree for Linked {
+    fn objective(&self) -> Objective {
+        self.objective
+    }
+
+    fn options(&self) -> usize {
+        self.links.option_start.len() - 1
+    }
+
+    #[inline]
+    fn cost(&self, o: OptionId) -> i64 {
+        self.cost[o.index()]
+    }
+
+    #[inline]
+    fn option(&self, x: u32) -> OptionId {
+        self.links.option_of(x)
+    }
+
+    #[inline]
+    fn solved(&self) -> bool {
+        self.links.items[0].rlink == 0
+    }
+
+    #[inline]
+    fn choose(&mut self) -> Option<u32> {
+        let (item, len) = Linked::choose(self);
+        (len != 0).then_some(item)
+    }
+
+    #[inline]
+    fn lower_bound(&mut self) -> i64 {
+        Linked::lower_bound(self)
+    }
+
+    #[inline]
+    fn open(
+        &mut self,
+        item: u32,
+        cand: &mut Vec<u32>,
+        keyed: &mut Vec<(i64, u32)>,
+        updates: &mut u64,
+    ) {
+        if !self.repeat[item as usize] {
+            self.links.cover(item, updates);
+        }
+        self.candidates(item, cand, keyed);
+    }
+
+    #[inline]
+    fn close(&mut self, item: u32) {
+        if !self.repeat[item as usize] {
+            self.links.uncover(item);
+        }
+    }
+
+    #[inline]
+    fn excludes(&self, item: u32) -> bool {
+        self.repeat[item as usize]
+    }
+
+    #[inline]
+    fn commit(&mut self, item: u32, o: OptionId, updates: &mut u64) {
+        let skip = (!self.repeat[item as usize]).then_some(item);
+        Linked::commit(self, o, skip, updates);
+    }
+
+    #[inline]
+    fn uncommit(&mut self, item: u32, o: OptionId) {
+        let skip = (!self.repeat[item as usize]).then_some(item);
+        Linked::uncommit(self, o, skip);
+    }
+
+    fn force(&mut self, o: OptionId, updates: &mut u64) {
+        self.commit_range(o, updates);
+    }
+
+    fn unforce(&mut self, o: OptionId) {
+        self.uncommit_range(o);
+    }
+
+    #[inline]
+    fn exclude(&mut self, o: OptionId, updates: &mut u64) {
+        Linked::exclude(self, o, updates);
+    }
+
+    #[inline]
+    fn include(&mut self, o: OptionId) {
+        Linked::include(self, o);
+    }
+
+    fn check_forced(&self, forced: &[OptionId], k: usize) -> Option<Clash> {
+        Linked::check_forced(self, forced, k)
+    }
+
+    /// The links and the cover counts of at-least-once items.
+    fn structure_fingerprint(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.links.hash(&mut h);
+        self.times.hash(&mut h);
+        h.finish()
+    }
+
+    fn has_free(&self) -> bool {
+        !self.free.is_empty()
+    }
+
+    /// Lists the cover `sol` with every cover made from it by adding free options that
+    /// are not in it and share no secondary item with it or with each other.
     fn push_with_free(
         &self,
-        mut sol: Vec<OptionId>,
+        sol: Vec<OptionId>,
         seen: &mut HashSet<Vec<OptionId>>,
         solutions: &mut Vec<Vec<OptionId>>,
         listed: &mut u128,
@@ -1049,236 +1095,14 @@ impl Linked {
                 used[t as usize] = true;
             }
         }
-        let addable: Vec<(OptionId, Vec<u32>)> = self
+        let addable = self
             .free
             .iter()
             .filter(|o| !sol.contains(o))
             .map(|&o| (o, secondary(o)))
             .filter(|(_, items)| items.iter().all(|&t| !used[t as usize]))
             .collect();
-        // Every subset of `addable` whose options share no secondary item, by a walk
-        // that leaves out or includes each option in turn.
-        type Record<'a> = dyn FnMut(&[OptionId]) -> Result<(), Limit> + 'a;
-        fn walk(
-            addable: &[(OptionId, Vec<u32>)],
-            sol: &mut Vec<OptionId>,
-            used: &mut [bool],
-            record: &mut Record<'_>,
-        ) -> Result<(), Limit> {
-            let Some(((o, items), rest)) = addable.split_first() else {
-                return record(sol);
-            };
-            walk(rest, sol, used, record)?;
-            if items.iter().all(|&t| !used[t as usize]) {
-                items.iter().for_each(|&t| used[t as usize] = true);
-                sol.push(*o);
-                let r = walk(rest, sol, used, record);
-                sol.pop();
-                items.iter().for_each(|&t| used[t as usize] = false);
-                r?;
-            }
-            Ok(())
-        }
-        let mut reached: u64 = 0;
-        walk(&addable, &mut sol, &mut used, &mut |s| {
-            reached += 1;
-            if reached & 1023 == 0
-                && let Some(limit) = check_clock(config, start)
-            {
-                return Err(limit);
-            }
-            let mut key = s.to_vec();
-            key.sort_unstable();
-            if seen.insert(key) {
-                solutions.push(s.to_vec());
-                *listed += 1;
-            }
-            Ok(())
-        })
-    }
-
-    /// The branch-and-bound loop, with the forced options covered.
-    fn run(
-        &mut self,
-        forced: &[OptionId],
-        all: bool,
-        config: &SearchConfig,
-        shared: Option<(&Incumbent, usize)>,
-        on_improve: &mut dyn FnMut(i64, &[OptionId]),
-        start: Instant,
-    ) -> Optimum {
-        let mut stats = Stats::default();
-        let mut best: Option<i64> = None;
-        let mut solutions: Vec<Vec<OptionId>> = Vec::new();
-        let mut stack: Vec<Frame> = Vec::new();
-        let mut cand: Vec<u32> = Vec::new();
-        // The options of the item at one node with their order keys; one buffer for all.
-        let mut keyed: Vec<(i64, u32)> = Vec::new();
-        let mut excluded: Vec<OptionId> = Vec::new();
-        // The solutions listed so far, as sorted option lists, when `all` may reach one
-        // twice (see `push_with_free`).
-        let mut seen: HashSet<Vec<OptionId>> = HashSet::new();
-        let mut g: i64 = forced.iter().map(|o| self.cost[o.index()]).sum();
-        let node_limit = config.node_limit.unwrap_or(u64::MAX);
-        let sign = self.objective.sign();
-        let mut end = End::Exhausted;
-        // `enter` is true when a new node must be examined, false when the top frame must
-        // try its next candidate.
-        let mut enter = true;
-        'search: loop {
-            if enter {
-                enter = false;
-                if stats.nodes >= node_limit {
-                    end = End::Cut(Limit::Nodes);
-                    break 'search;
-                }
-                stats.nodes += 1;
-                if stats.nodes & 1023 == 0
-                    && let Some(limit) = check_clock(config, start)
-                {
-                    end = End::Cut(limit);
-                    break 'search;
-                }
-                if self.links.items[0].rlink == 0 {
-                    // Every primary item is covered: a solution of cost g.
-                    let better = best.is_none_or(|b| g < b);
-                    if better || (all && best == Some(g)) {
-                        let mut sol = forced.to_vec();
-                        sol.extend(stack.iter().map(|f| self.links.option_of(cand[f.pos])));
-                        if better {
-                            best = Some(g);
-                            solutions.clear();
-                            seen.clear();
-                            if let Some((incumbent, part)) = shared {
-                                incumbent.offer(g, part);
-                            }
-                            on_improve(sign * g, &sol);
-                        }
-                        if all && !self.free.is_empty() {
-                            if let Err(limit) = self.push_with_free(
-                                sol,
-                                &mut seen,
-                                &mut solutions,
-                                &mut stats.solutions,
-                                config,
-                                start,
-                            ) {
-                                end = End::Cut(limit);
-                                break 'search;
-                            }
-                        } else {
-                            stats.solutions += 1;
-                            solutions.push(sol);
-                        }
-                    }
-                } else {
-                    let (item, len) = self.choose();
-                    let bound = if len == 0 {
-                        None
-                    } else {
-                        Some(self.lower_bound())
-                    };
-                    // Another part's best prunes what cannot beat it, and what can only
-                    // tie it when that part comes earlier (module `threads`).
-                    let (elsewhere, tie_too) = match shared {
-                        Some((incumbent, part)) => {
-                            let (v, by) = incumbent.read();
-                            (v, !all && by.is_some_and(|p| p < part))
-                        }
-                        None => (i64::MAX, false),
-                    };
-                    let hopeless = match (bound, best) {
-                        (None, _) => true,
-                        (Some(lb), best) => {
-                            let total = g.saturating_add(lb);
-                            total > elsewhere
-                                || (total == elsewhere && tie_too)
-                                || best.is_some_and(|b| total > b || (total == b && !all))
-                        }
-                    };
-                    if !hopeless {
-                        let repeat = self.repeat[item as usize];
-                        if !repeat {
-                            self.links.cover(item, &mut stats.updates);
-                        }
-                        let begin = cand.len();
-                        self.candidates(item, &mut cand, &mut keyed);
-                        stack.push(Frame {
-                            item,
-                            start: begin,
-                            pos: begin,
-                            end: cand.len(),
-                            excl: excluded.len(),
-                        });
-                        let x = cand[begin];
-                        let skip = if repeat { None } else { Some(item) };
-                        self.commit(x, skip, &mut stats.updates);
-                        g += self.cost[self.links.option_of(x).index()];
-                        enter = true;
-                        continue 'search;
-                    }
-                }
-            }
-            // Back up: undo the top frame's current candidate and try the next one.
-            let Some(f) = stack.last_mut() else {
-                break 'search;
-            };
-            let f = *f;
-            let repeat = self.repeat[f.item as usize];
-            let skip = if repeat { None } else { Some(f.item) };
-            let x = cand[f.pos];
-            let o = self.links.option_of(x);
-            self.uncommit(x, skip);
-            g -= self.cost[o.index()];
-            if repeat {
-                self.exclude(o, &mut stats.updates);
-                excluded.push(o);
-            }
-            let next = f.pos + 1;
-            if next < f.end {
-                if let Some(top) = stack.last_mut() {
-                    top.pos = next;
-                }
-                let x = cand[next];
-                self.commit(x, skip, &mut stats.updates);
-                g += self.cost[self.links.option_of(x).index()];
-                enter = true;
-                continue 'search;
-            }
-            // X7-X8: the level is exhausted.
-            while excluded.len() > f.excl {
-                if let Some(o) = excluded.pop() {
-                    self.include(o);
-                }
-            }
-            if !repeat {
-                self.links.uncover(f.item);
-            }
-            cand.truncate(f.start);
-            stack.pop();
-        }
-        // Unwind a search cut short: every frame still has its candidate committed.
-        while let Some(f) = stack.pop() {
-            let repeat = self.repeat[f.item as usize];
-            let skip = if repeat { None } else { Some(f.item) };
-            self.uncommit(cand[f.pos], skip);
-            while excluded.len() > f.excl {
-                if let Some(o) = excluded.pop() {
-                    self.include(o);
-                }
-            }
-            if !repeat {
-                self.links.uncover(f.item);
-            }
-        }
-        stats.elapsed = start.elapsed();
-        Optimum {
-            value: best.map(|b| sign * b),
-            values: vec![sign * best.unwrap_or(0); solutions.len()],
-            solutions,
-            optimal: end == End::Exhausted,
-            stats,
-            end,
-        }
+        let mut free = Free { addable, used };
+        list_with_free(sol, &mut free, seen, solutions, listed, config, start)
     }
 }

@@ -100,34 +100,20 @@
 //!
 //! # Threads
 //!
-//! [`Bounded::branch`] and the [`Step`]s of a part are those of `Linked` at an
-//! at-least-once item (each sibling excludes the earlier ones), so the threads module
-//! splits this tree the same way and gets the sequential answer.
+//! The branching that module `tree` reports for a part, and the `Step`s of a part, are
+//! those of `Linked` at an at-least-once item (each sibling excludes the earlier ones),
+//! so the threads module splits this tree the same way and gets the sequential answer.
 
 use crate::clock::Instant;
 use std::collections::HashSet;
 
-use super::threads::Incumbent;
-use super::{CHARGES, Objective, Optimum, Refused, Step};
+use super::tree::{Extension, Tree, list_with_free};
+use super::{CHARGES, Objective, Refused};
 use crate::problem::{ItemId, ItemKind, OptionId, Problem};
-use crate::solve::{
-    Clash, ClashKind, End, Limit, SearchConfig, Stats, Unsupported, check_clock, color_clash,
-    forced_twice,
-};
+use crate::solve::{Clash, ClashKind, Limit, SearchConfig, Unsupported, color_clash, forced_twice};
 
 /// No upper bound.
 const UNBOUNDED: u32 = u32::MAX;
-
-/// One level of the search stack.
-#[derive(Clone, Copy, Debug)]
-struct Frame {
-    /// Candidate options of this level are `cand[start..end]`; `pos` is the one tried.
-    start: usize,
-    pos: usize,
-    end: usize,
-    /// Options excluded at this level are `excluded[excl..]`.
-    excl: usize,
-}
 
 /// Branch and bound with general multiplicities and colors (module documentation).
 #[derive(Clone, Debug)]
@@ -301,18 +287,6 @@ impl Bounded {
         Ok(b)
     }
 
-    /// A hash of everything a search changes and must put back, for tests that check a
-    /// search left the structure exactly as it found it.
-    pub(crate) fn structure_fingerprint(&self) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        self.blocked.hash(&mut h);
-        self.live.hash(&mut h);
-        self.count.hash(&mut h);
-        self.needy.hash(&mut h);
-        h.finish()
-    }
-
     /// One more reason blocks option `o`.
     #[inline]
     fn block(&mut self, o: u32, updates: &mut u64) {
@@ -441,107 +415,6 @@ impl Bounded {
 }
 
 impl Bounded {
-    /// The optimizing search on the part of the tree that `steps` lead to (see
-    /// [`Step`]), part number `k` of a search on threads whose parts share `shared`.
-    pub(crate) fn solve_part(
-        &mut self,
-        forced: &[OptionId],
-        steps: &[Step],
-        all: bool,
-        config: &SearchConfig,
-        shared: Option<(&Incumbent, usize)>,
-        on_improve: &mut dyn FnMut(i64, &[OptionId]),
-    ) -> Result<Optimum, Clash> {
-        let start = Instant::now();
-        self.at_part(forced, steps, |opt, prefix| {
-            opt.run(prefix, all, config, shared, on_improve, start)
-        })
-    }
-
-    /// How the search would branch at the end of `steps`: the options of the item it
-    /// chooses there, in the order it tries them (none at a dead end), and `true`: each
-    /// option's later siblings exclude it. `None` when no item is needy there.
-    pub(crate) fn branch(
-        &mut self,
-        forced: &[OptionId],
-        steps: &[Step],
-    ) -> Result<Option<(bool, Vec<OptionId>)>, Clash> {
-        self.at_part(forced, steps, |opt, _| {
-            if opt.needy == 0 {
-                return None;
-            }
-            let mut cand = Vec::new();
-            if let Some(item) = opt.choose() {
-                opt.candidates(item, &mut cand, &mut Vec::new());
-            }
-            Some((true, cand.into_iter().map(OptionId).collect()))
-        })
-    }
-
-    /// Commits the forced options (checking that they can be together), then follows
-    /// `steps`, runs `then` with the options committed, and puts everything back.
-    fn at_part<R>(
-        &mut self,
-        forced: &[OptionId],
-        steps: &[Step],
-        then: impl FnOnce(&mut Self, &[OptionId]) -> R,
-    ) -> Result<R, Clash> {
-        let options = self.entries.len();
-        let named = forced.iter().chain(steps.iter().map(Step::option));
-        if let Some(bad) = named.into_iter().find(|o| o.index() >= options) {
-            panic!(
-                "forced option #{} does not exist: the problem has {options} options",
-                bad.0 + 1
-            );
-        }
-        let before = self.structure_fingerprint();
-        let mut ignored = 0;
-        let mut done = 0;
-        let mut clash = None;
-        for k in 0..forced.len() {
-            if let Some(c) = self.check_forced(forced, k) {
-                clash = Some(c);
-                break;
-            }
-            self.commit(forced[k].0, &mut ignored);
-            done = k + 1;
-        }
-        let result = match clash {
-            Some(c) => Err(c),
-            None => {
-                // The steps replay what the search did on the way to the part, so they
-                // need no check.
-                let mut prefix = forced.to_vec();
-                for step in steps {
-                    match *step {
-                        Step::Commit(o) => {
-                            self.commit(o.0, &mut ignored);
-                            prefix.push(o);
-                        }
-                        Step::Exclude(o) => self.block(o.0, &mut ignored),
-                    }
-                }
-                let r = then(self, &prefix);
-                for step in steps.iter().rev() {
-                    match *step {
-                        Step::Commit(o) => self.uncommit(o.0),
-                        Step::Exclude(o) => self.unblock(o.0),
-                    }
-                }
-                Ok(r)
-            }
-        };
-        for &o in forced[..done].iter().rev() {
-            self.uncommit(o.0);
-        }
-        debug_assert_eq!(
-            self.structure_fingerprint(),
-            before,
-            "an optimizing search left the structure changed"
-        );
-        result
-    }
-
     /// The needy item with the fewest live options (first in item order on ties), or
     /// `None` at a dead end: some needy item has fewer live options than it needs.
     fn choose(&self) -> Option<u32> {
@@ -675,16 +548,164 @@ impl Bounded {
         self.charges = charges;
         sums.into_iter().max().unwrap_or(0)
     }
+}
 
-    /// With `all`, lists the solution `sol` and every solution made from it by adding
-    /// free options (see [`Bounded::free`]) that keep the upper bounds and the
-    /// secondary items' claims: all of the same value. One solution can be reached that
-    /// way from several, so each is listed only the first time, and counted in
-    /// `listed`. There can be exponentially many, so the time limit and the interrupt
-    /// flag are looked at every 1024 solutions, as at search nodes.
+/// The free options that can be added to one solution (see [`Bounded::free`]), with
+/// what the solution and the options added so far do to each item.
+struct Free<'a> {
+    engine: &'a Bounded,
+    /// The free options not in the solution.
+    addable: Vec<u32>,
+    /// Per item: how many options cover it.
+    times: Vec<u32>,
+    /// Per secondary item: the color it was given (0: claimed outright).
+    paint: Vec<u32>,
+}
+
+impl Extension for Free<'_> {
+    fn len(&self) -> usize {
+        self.addable.len()
+    }
+
+    fn option(&self, k: usize) -> OptionId {
+        OptionId(self.addable[k])
+    }
+
+    /// Keeps the upper bounds and the secondary items' claims.
+    fn fits(&self, k: usize) -> bool {
+        let e = self.engine;
+        e.entries[self.addable[k] as usize].iter().all(|&(i, c)| {
+            let iu = i as usize;
+            if e.primary[iu] {
+                self.times[iu] < e.hi[iu]
+            } else {
+                self.times[iu] == 0 || (c != 0 && self.paint[iu] == c)
+            }
+        })
+    }
+
+    fn add(&mut self, k: usize) {
+        for &(i, c) in &self.engine.entries[self.addable[k] as usize] {
+            self.times[i as usize] += 1;
+            self.paint[i as usize] = c;
+        }
+    }
+
+    /// A secondary item it shares keeps the color, which is the same.
+    fn remove(&mut self, k: usize) {
+        for &(i, _) in &self.engine.entries[self.addable[k] as usize] {
+            self.times[i as usize] -= 1;
+        }
+    }
+}
+
+/// A candidate is an option's number; every tried option is excluded from its later
+/// siblings, and a level puts nothing out of the way (the counters do).
+impl Tree for Bounded {
+    fn objective(&self) -> Objective {
+        self.objective
+    }
+
+    fn options(&self) -> usize {
+        self.entries.len()
+    }
+
+    #[inline]
+    fn cost(&self, o: OptionId) -> i64 {
+        self.cost[o.index()]
+    }
+
+    #[inline]
+    fn option(&self, x: u32) -> OptionId {
+        OptionId(x)
+    }
+
+    #[inline]
+    fn solved(&self) -> bool {
+        self.needy == 0
+    }
+
+    #[inline]
+    fn choose(&mut self) -> Option<u32> {
+        Bounded::choose(self)
+    }
+
+    #[inline]
+    fn lower_bound(&mut self) -> i64 {
+        Bounded::lower_bound(self)
+    }
+
+    #[inline]
+    fn open(
+        &mut self,
+        item: u32,
+        cand: &mut Vec<u32>,
+        keyed: &mut Vec<(i64, u32)>,
+        _updates: &mut u64,
+    ) {
+        self.candidates(item, cand, keyed);
+    }
+
+    #[inline]
+    fn close(&mut self, _item: u32) {}
+
+    #[inline]
+    fn excludes(&self, _item: u32) -> bool {
+        true
+    }
+
+    #[inline]
+    fn commit(&mut self, _item: u32, o: OptionId, updates: &mut u64) {
+        Bounded::commit(self, o.0, updates);
+    }
+
+    #[inline]
+    fn uncommit(&mut self, _item: u32, o: OptionId) {
+        Bounded::uncommit(self, o.0);
+    }
+
+    fn force(&mut self, o: OptionId, updates: &mut u64) {
+        Bounded::commit(self, o.0, updates);
+    }
+
+    fn unforce(&mut self, o: OptionId) {
+        Bounded::uncommit(self, o.0);
+    }
+
+    #[inline]
+    fn exclude(&mut self, o: OptionId, updates: &mut u64) {
+        self.block(o.0, updates);
+    }
+
+    #[inline]
+    fn include(&mut self, o: OptionId) {
+        self.unblock(o.0);
+    }
+
+    fn check_forced(&self, forced: &[OptionId], k: usize) -> Option<Clash> {
+        Bounded::check_forced(self, forced, k)
+    }
+
+    /// The blocking counters, the live and cover counts.
+    fn structure_fingerprint(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.blocked.hash(&mut h);
+        self.live.hash(&mut h);
+        self.count.hash(&mut h);
+        self.needy.hash(&mut h);
+        h.finish()
+    }
+
+    fn has_free(&self) -> bool {
+        !self.free.is_empty()
+    }
+
+    /// Lists `sol` with every extension by free options that keep the upper bounds and
+    /// the secondary items' claims.
     fn push_with_free(
         &self,
-        mut sol: Vec<OptionId>,
+        sol: Vec<OptionId>,
         seen: &mut HashSet<Vec<OptionId>>,
         solutions: &mut Vec<Vec<OptionId>>,
         listed: &mut u128,
@@ -708,240 +729,19 @@ impl Bounded {
             .copied()
             .filter(|&o| !sol.contains(&OptionId(o)))
             .collect();
-        struct Walk<'a> {
-            engine: &'a Bounded,
-            times: Vec<u32>,
-            paint: Vec<u32>,
-        }
-        impl Walk<'_> {
-            /// Whether option `o` can be added to what is chosen.
-            fn fits(&self, o: u32) -> bool {
-                let e = self.engine;
-                e.entries[o as usize].iter().all(|&(i, c)| {
-                    let iu = i as usize;
-                    if e.primary[iu] {
-                        self.times[iu] < e.hi[iu]
-                    } else {
-                        self.times[iu] == 0 || (c != 0 && self.paint[iu] == c)
-                    }
-                })
-            }
-            /// Adds option `o` (`by` 1) or takes it back (`by` -1; a secondary item
-            /// it shares keeps the color, which is the same).
-            fn add(&mut self, o: u32, by: i32) {
-                for &(i, c) in &self.engine.entries[o as usize] {
-                    let t = &mut self.times[i as usize];
-                    *t = t.wrapping_add_signed(by);
-                    if by > 0 {
-                        self.paint[i as usize] = c;
-                    }
-                }
-            }
-        }
-        type Record<'a> = dyn FnMut(&[OptionId]) -> Result<(), Limit> + 'a;
-        // Every subset of `addable` that fits, by a walk that leaves out or includes
-        // each option in turn.
-        fn walk(
-            addable: &[u32],
-            sol: &mut Vec<OptionId>,
-            state: &mut Walk<'_>,
-            record: &mut Record<'_>,
-        ) -> Result<(), Limit> {
-            let Some((&o, rest)) = addable.split_first() else {
-                return record(sol);
-            };
-            walk(rest, sol, state, record)?;
-            if state.fits(o) {
-                state.add(o, 1);
-                sol.push(OptionId(o));
-                let r = walk(rest, sol, state, record);
-                sol.pop();
-                state.add(o, -1);
-                r?;
-            }
-            Ok(())
-        }
-        let mut state = Walk {
+        let mut free = Free {
             engine: self,
+            addable,
             times,
             paint,
         };
-        let mut reached: u64 = 0;
-        walk(&addable, &mut sol, &mut state, &mut |s| {
-            reached += 1;
-            if reached & 1023 == 0
-                && let Some(limit) = check_clock(config, start)
-            {
-                return Err(limit);
-            }
-            let mut key = s.to_vec();
-            key.sort_unstable();
-            if seen.insert(key) {
-                solutions.push(s.to_vec());
-                *listed += 1;
-            }
-            Ok(())
-        })
-    }
-
-    /// The branch-and-bound loop, with the forced options (and a part's steps)
-    /// committed: `forced` lists the options committed.
-    fn run(
-        &mut self,
-        forced: &[OptionId],
-        all: bool,
-        config: &SearchConfig,
-        shared: Option<(&Incumbent, usize)>,
-        on_improve: &mut dyn FnMut(i64, &[OptionId]),
-        start: Instant,
-    ) -> Optimum {
-        let mut stats = Stats::default();
-        let mut best: Option<i64> = None;
-        let mut solutions: Vec<Vec<OptionId>> = Vec::new();
-        let mut stack: Vec<Frame> = Vec::new();
-        let mut cand: Vec<u32> = Vec::new();
-        let mut keyed: Vec<(i64, u32)> = Vec::new();
-        let mut excluded: Vec<u32> = Vec::new();
-        let mut seen: HashSet<Vec<OptionId>> = HashSet::new();
-        let mut g: i64 = forced.iter().map(|o| self.cost[o.index()]).sum();
-        let node_limit = config.node_limit.unwrap_or(u64::MAX);
-        let sign = self.objective.sign();
-        let mut end = End::Exhausted;
-        // `enter` is true when a new node must be examined, false when the top frame must
-        // try its next candidate.
-        let mut enter = true;
-        'search: loop {
-            if enter {
-                enter = false;
-                if stats.nodes >= node_limit {
-                    end = End::Cut(Limit::Nodes);
-                    break 'search;
-                }
-                stats.nodes += 1;
-                if stats.nodes & 1023 == 0
-                    && let Some(limit) = check_clock(config, start)
-                {
-                    end = End::Cut(limit);
-                    break 'search;
-                }
-                if self.needy == 0 {
-                    // Every primary item has its least number of options: a solution.
-                    let better = best.is_none_or(|b| g < b);
-                    if better || (all && best == Some(g)) {
-                        let mut sol = forced.to_vec();
-                        sol.extend(stack.iter().map(|f| OptionId(cand[f.pos])));
-                        if better {
-                            best = Some(g);
-                            solutions.clear();
-                            seen.clear();
-                            if let Some((incumbent, part)) = shared {
-                                incumbent.offer(g, part);
-                            }
-                            on_improve(sign * g, &sol);
-                        }
-                        if all {
-                            if let Err(limit) = self.push_with_free(
-                                sol,
-                                &mut seen,
-                                &mut solutions,
-                                &mut stats.solutions,
-                                config,
-                                start,
-                            ) {
-                                end = End::Cut(limit);
-                                break 'search;
-                            }
-                        } else {
-                            stats.solutions += 1;
-                            solutions.push(sol);
-                        }
-                    }
-                } else if let Some(item) = self.choose() {
-                    let lb = self.lower_bound();
-                    // Another part's best prunes what cannot beat it, and what can only
-                    // tie it when that part comes earlier (module `threads`).
-                    let (elsewhere, tie_too) = match shared {
-                        Some((incumbent, part)) => {
-                            let (v, by) = incumbent.read();
-                            (v, !all && by.is_some_and(|p| p < part))
-                        }
-                        None => (i64::MAX, false),
-                    };
-                    let total = g.saturating_add(lb);
-                    let hopeless = total > elsewhere
-                        || (total == elsewhere && tie_too)
-                        || best.is_some_and(|b| total > b || (total == b && !all));
-                    if !hopeless {
-                        let begin = cand.len();
-                        self.candidates(item, &mut cand, &mut keyed);
-                        stack.push(Frame {
-                            start: begin,
-                            pos: begin,
-                            end: cand.len(),
-                            excl: excluded.len(),
-                        });
-                        // `choose` saw at least one live option (the item needs one).
-                        let o = cand[begin];
-                        self.commit(o, &mut stats.updates);
-                        g += self.cost[o as usize];
-                        enter = true;
-                        continue 'search;
-                    }
-                }
-            }
-            // Back up: undo the top frame's current candidate, exclude it, try the next.
-            let Some(f) = stack.last_mut() else {
-                break 'search;
-            };
-            let f = *f;
-            let o = cand[f.pos];
-            self.uncommit(o);
-            g -= self.cost[o as usize];
-            self.block(o, &mut stats.updates);
-            excluded.push(o);
-            let next = f.pos + 1;
-            if next < f.end {
-                if let Some(top) = stack.last_mut() {
-                    top.pos = next;
-                }
-                let o = cand[next];
-                self.commit(o, &mut stats.updates);
-                g += self.cost[o as usize];
-                enter = true;
-                continue 'search;
-            }
-            // The level is exhausted.
-            while excluded.len() > f.excl {
-                if let Some(o) = excluded.pop() {
-                    self.unblock(o);
-                }
-            }
-            cand.truncate(f.start);
-            stack.pop();
-        }
-        // Unwind a search cut short: every frame still has its candidate committed.
-        while let Some(f) = stack.pop() {
-            self.uncommit(cand[f.pos]);
-            while excluded.len() > f.excl {
-                if let Some(o) = excluded.pop() {
-                    self.unblock(o);
-                }
-            }
-        }
-        stats.elapsed = start.elapsed();
-        Optimum {
-            value: best.map(|b| sign * b),
-            values: vec![sign * best.unwrap_or(0); solutions.len()],
-            solutions,
-            optimal: end == End::Exhausted,
-            stats,
-            end,
-        }
+        list_with_free(sol, &mut free, seen, solutions, listed, config, start)
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::tree::solve_part;
     use super::*;
     use crate::problem::{Bounds, ProblemBuilder};
 
@@ -1007,16 +807,16 @@ mod tests {
         // Charge 0 (the whole cost on the first needy item): `a`'s two least are o1 (1)
         // and o3 (2), `c`'s o4 (0) with o3 charged to `a`: 3, the cost of o1 + o3.
         assert_eq!(e.cost_bound(), 3);
-        let out = e
-            .solve_part(
-                &[],
-                &[],
-                false,
-                &SearchConfig::default(),
-                None,
-                &mut |_, _| {},
-            )
-            .unwrap();
+        let out = solve_part(
+            &mut e,
+            &[],
+            &[],
+            false,
+            &SearchConfig::default(),
+            None,
+            &mut |_, _| {},
+        )
+        .unwrap();
         assert_eq!(out.value, Some(3));
     }
 
@@ -1028,16 +828,16 @@ mod tests {
         for set in sets {
             let forced: Vec<OptionId> = set.iter().map(|&o| OptionId(o)).collect();
             let want = crate::solve::reduce::reduce(&p, &forced).err();
-            let got = e
-                .solve_part(
-                    &forced,
-                    &[],
-                    false,
-                    &SearchConfig::default(),
-                    None,
-                    &mut |_, _| {},
-                )
-                .err();
+            let got = solve_part(
+                &mut e,
+                &forced,
+                &[],
+                false,
+                &SearchConfig::default(),
+                None,
+                &mut |_, _| {},
+            )
+            .err();
             assert_eq!(got, want, "{set:?}");
         }
     }
@@ -1064,16 +864,16 @@ mod tests {
         b.option_with(None, ["a", "c"], Some(-4));
         b.option_with(None, ["c"], Some(0));
         let mut e = Bounded::new(&b.build(), Objective::MinimizeCost).unwrap();
-        let out = e
-            .solve_part(
-                &[],
-                &[],
-                true,
-                &SearchConfig::default(),
-                None,
-                &mut |_, _| {},
-            )
-            .unwrap();
+        let out = solve_part(
+            &mut e,
+            &[],
+            &[],
+            true,
+            &SearchConfig::default(),
+            None,
+            &mut |_, _| {},
+        )
+        .unwrap();
         assert_eq!(
             (out.value, out.solutions),
             (Some(-4), vec![vec![OptionId(0)]])

@@ -77,9 +77,10 @@
 use crate::clock::Instant;
 
 use super::threads::Incumbent;
+use super::tree::{check_ids, count_node};
 use super::{Objective, Optimum, Refused, Step, Wanted};
 use crate::problem::{ItemId, ItemKind, OptionId, Problem};
-use crate::solve::{Clash, End, Limit, SearchConfig, Stats, Unsupported, check_clock};
+use crate::solve::{Clash, End, SearchConfig, Stats, Unsupported};
 
 /// One node: an item head (`1..=n`), a spacer, or a matrix entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -573,14 +574,7 @@ impl Priced {
         steps: &[Step],
         then: impl FnOnce(&mut Self, &[OptionId], i64) -> R,
     ) -> Result<R, Clash> {
-        let options = self.option_start.len() - 1;
-        let named = forced.iter().chain(steps.iter().map(Step::option));
-        if let Some(bad) = named.into_iter().find(|o| o.index() >= options) {
-            panic!(
-                "forced option #{} does not exist: the problem has {options} options",
-                bad.0 + 1
-            );
-        }
+        check_ids(self.option_start.len() - 1, forced, steps);
         #[cfg(debug_assertions)]
         let before = (self.nodes.clone(), self.items.clone());
         // Per item: the forced option that took it first, and the color it gave.
@@ -797,12 +791,8 @@ impl Priced {
         let mut g = g0;
         // Whether a subtree of least cost `total` cannot be wanted.
         let hopeless = |kept: &Kept, total: i64| -> bool {
-            if let Some((incumbent, part)) = shared {
-                let (v, by) = incumbent.read();
-                let tie_too = !all && by.is_some_and(|p| p < part);
-                if total > v || (total == v && tie_too) {
-                    return true;
-                }
+            if shared.is_some_and(|(incumbent, part)| incumbent.prunes(total, part, all)) {
+                return true;
             }
             match kept.cutoff() {
                 Some((c, ties)) => total > c || (total == c && !ties),
@@ -832,14 +822,7 @@ impl Priced {
         'search: loop {
             if enter {
                 enter = false;
-                if stats.nodes >= node_limit {
-                    end = End::Cut(Limit::Nodes);
-                    break 'search;
-                }
-                stats.nodes += 1;
-                if stats.nodes & 1023 == 0
-                    && let Some(limit) = check_clock(config, start)
-                {
+                if let Some(limit) = count_node(&mut stats, node_limit, config, start) {
                     end = End::Cut(limit);
                     break 'search;
                 }

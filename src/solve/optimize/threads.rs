@@ -97,6 +97,16 @@ impl Incumbent {
             self.part.store(part, Ordering::SeqCst);
         }
     }
+
+    /// Whether part `part` can skip a subtree whose solutions cost at least `total`:
+    /// they cannot beat the incumbent, or can only tie it when an earlier part found it
+    /// (a tie with a later part's value may be the answer; with `all`, every tie is).
+    #[inline]
+    pub(crate) fn prunes(&self, total: i64, part: usize, all: bool) -> bool {
+        let (v, by) = self.read();
+        let tie_too = !all && by.is_some_and(|p| p < part);
+        total > v || (total == v && tie_too)
+    }
 }
 
 /// [`Optimizer::solve`] on `threads` threads (see the module documentation). With one

@@ -155,14 +155,9 @@ pub fn merge(o: &mut Out<'_>, files: &[PathBuf], as_json: bool) -> u8 {
         o.line(&format!("{solutions}{}", if complete { "" } else { "+" }));
     }
     if !complete {
-        let cut: Vec<String> = pieces
-            .iter()
-            .filter(|p| !p.complete)
-            .map(|p| format!("{} ({})", p.shard, p.file.display()))
-            .collect();
         o.note(&format!(
             "the count is a lower bound: these shards were cut short: {}",
-            cut.join(", ")
+            cut_short(&pieces)
         ));
         EXIT_CUT_SHORT
     } else if solutions == BigUint::ZERO {
@@ -173,6 +168,16 @@ pub fn merge(o: &mut Out<'_>, files: &[PathBuf], as_json: bool) -> u8 {
 }
 
 /// The summary on the last line of a shard's output.
+/// The shards cut short, as a note names them: `2/4 (b.json), 3/4 (c.json)`.
+fn cut_short(pieces: &[Piece]) -> String {
+    let cut: Vec<String> = pieces
+        .iter()
+        .filter(|p| !p.complete)
+        .map(|p| format!("{} ({})", p.shard, p.file.display()))
+        .collect();
+    cut.join(", ")
+}
+
 fn piece(file: &Path, text: &str) -> Result<Piece, String> {
     let summaries: Vec<Value> = text
         .lines()
@@ -329,14 +334,9 @@ fn optimum(o: &mut Out<'_>, pieces: &[Piece], as_json: bool) -> u8 {
         }
     }
     if !complete {
-        let cut: Vec<String> = pieces
-            .iter()
-            .filter(|p| !p.complete)
-            .map(|p| format!("{} ({})", p.shard, p.file.display()))
-            .collect();
         o.note(&format!(
             "the best is not proven {adjective}: these shards were cut short: {}",
-            cut.join(", ")
+            cut_short(pieces)
         ));
         EXIT_CUT_SHORT
     } else if best.is_none() {

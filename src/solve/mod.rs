@@ -759,6 +759,13 @@ pub(crate) fn check_clock(config: &SearchConfig, start: Instant) -> Option<Limit
     None
 }
 
+/// A hash of `x`, for the fingerprints that check a search put its structure back.
+pub(crate) fn hash_of(x: &impl std::hash::Hash) -> u64 {
+    use std::hash::Hasher;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    x.hash(&mut h);
+    h.finish()
+}
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1059,11 +1059,7 @@ impl Tree for Linked {
 
     /// The links and the cover counts of at-least-once items.
     fn structure_fingerprint(&self) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        self.links.hash(&mut h);
-        self.times.hash(&mut h);
-        h.finish()
+        crate::solve::hash_of(&(&self.links, &self.times))
     }
 
     fn has_free(&self) -> bool {

@@ -688,13 +688,7 @@ impl Tree for Bounded {
 
     /// The blocking counters, the live and cover counts.
     fn structure_fingerprint(&self) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        self.blocked.hash(&mut h);
-        self.live.hash(&mut h);
-        self.count.hash(&mut h);
-        self.needy.hash(&mut h);
-        h.finish()
+        crate::solve::hash_of(&(&self.blocked, &self.live, &self.count, self.needy))
     }
 
     fn has_free(&self) -> bool {

@@ -382,12 +382,7 @@ impl Priced {
 
     /// A hash of what a search changes and must put back.
     pub(crate) fn fingerprint(&self) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        self.items.hash(&mut h);
-        self.nodes.hash(&mut h);
-        self.len.hash(&mut h);
-        h.finish()
+        crate::solve::hash_of(&(&self.items, &self.nodes, &self.len))
     }
 
     fn option_of(&self, mut x: u32) -> OptionId {

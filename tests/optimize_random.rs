@@ -205,40 +205,43 @@ fn an_option_forced_twice_is_a_clash_not_a_double_count() {
 }
 
 /// With `all`, each cover the search reaches is listed with every set of free options
-/// added: here 30 options of cost 0 on one at-least-once item, 2^30 - 1 optimal covers.
-/// The time limit and the interrupt flag stop that listing too, leaving the structure as
-/// it was and the value found not proven optimal.
+/// added: here 30 options of cost 0 on one at-least-once item, 2^30 - 1 optimal covers,
+/// searched by the optimizer of at-least-once items, and on one item `: 1..30`, by the
+/// optimizer of other multiplicities. The time limit and the interrupt flag stop that
+/// listing too, leaving the structure as it was and the value found not proven optimal.
 #[test]
 fn listing_every_optimum_stops_at_the_time_limit_and_the_interrupt() {
     use dlxc::solve::Limit;
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
     use std::time::{Duration, Instant};
-    let mut b = ProblemBuilder::new();
-    b.primary_bounded("a", Bounds { lo: 1, hi: None });
-    for k in 0..30 {
-        b.option_with(Some(format!("o{k}")), ["a"], Some(0));
-    }
-    let p = b.build();
-    let mut opt = Optimizer::new(&p, Objective::MinimizeCost).unwrap();
-    let pristine = opt.structure_fingerprint();
-    let timed = SearchConfig {
-        time_limit: Some(Duration::from_millis(200)),
-        ..SearchConfig::default()
-    };
-    let interrupted = SearchConfig {
-        interrupt: Some(Arc::new(AtomicBool::new(true))),
-        ..SearchConfig::default()
-    };
-    for (cfg, limit) in [(timed, Limit::Time), (interrupted, Limit::Interrupted)] {
-        let clock = Instant::now();
-        let out = opt.solve(&[], true, &cfg, &mut |_, _| {}).unwrap();
-        assert!(clock.elapsed() < Duration::from_secs(20), "{limit:?}");
-        assert_eq!((out.end, out.optimal), (End::Cut(limit), false));
-        assert_eq!(out.value, Some(0));
-        assert!(!out.solutions.is_empty());
-        assert_eq!(out.stats.solutions, out.solutions.len() as u128);
-        assert_eq!(opt.structure_fingerprint(), pristine, "{limit:?}");
+    for hi in [None, Some(30)] {
+        let mut b = ProblemBuilder::new();
+        b.primary_bounded("a", Bounds { lo: 1, hi });
+        for k in 0..30 {
+            b.option_with(Some(format!("o{k}")), ["a"], Some(0));
+        }
+        let p = b.build();
+        let mut opt = Optimizer::new(&p, Objective::MinimizeCost).unwrap();
+        let pristine = opt.structure_fingerprint();
+        let timed = SearchConfig {
+            time_limit: Some(Duration::from_millis(200)),
+            ..SearchConfig::default()
+        };
+        let interrupted = SearchConfig {
+            interrupt: Some(Arc::new(AtomicBool::new(true))),
+            ..SearchConfig::default()
+        };
+        for (cfg, limit) in [(timed, Limit::Time), (interrupted, Limit::Interrupted)] {
+            let clock = Instant::now();
+            let out = opt.solve(&[], true, &cfg, &mut |_, _| {}).unwrap();
+            assert!(clock.elapsed() < Duration::from_secs(20), "{limit:?}");
+            assert_eq!((out.end, out.optimal), (End::Cut(limit), false));
+            assert_eq!(out.value, Some(0));
+            assert!(!out.solutions.is_empty());
+            assert_eq!(out.stats.solutions, out.solutions.len() as u128);
+            assert_eq!(opt.structure_fingerprint(), pristine, "{hi:?} {limit:?}");
+        }
     }
 }
 

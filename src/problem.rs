@@ -526,8 +526,9 @@ impl ProblemBuilder {
 }
 
 /// FNV-1a, 64 bits: a hash that is the same on every platform and release, unlike the
-/// standard library's.
-struct Fnv(u64);
+/// standard library's (problem fingerprints, checkpoint checksums, the digest of an
+/// optimization's cut). The hash so far is `.0`.
+pub(crate) struct Fnv(pub(crate) u64);
 
 impl Default for Fnv {
     fn default() -> Fnv {
@@ -536,10 +537,10 @@ impl Default for Fnv {
 }
 
 impl Fnv {
-    fn byte(&mut self, b: u8) {
+    pub(crate) fn byte(&mut self, b: u8) {
         self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
     }
-    fn word(&mut self, w: u64) {
+    pub(crate) fn word(&mut self, w: u64) {
         w.to_le_bytes().into_iter().for_each(|b| self.byte(b));
     }
     /// A length first, so that ("ab", "c") and ("a", "bc") differ.

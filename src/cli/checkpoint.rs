@@ -251,9 +251,9 @@ pub(crate) fn read(
 /// bijection of the state for a given byte, and distinct bytes give distinct states, so
 /// any single changed byte (any flipped bit) changes the hash.
 fn fnv(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
+    let mut h = crate::problem::Fnv::default();
+    bytes.iter().for_each(|&b| h.byte(b));
+    h.0
 }
 
 /// The checkpoint's text: `doc` as one line of JSON, ending with the checksum of the

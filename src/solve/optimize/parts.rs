@@ -67,25 +67,20 @@ impl Cut {
     /// A hash of every part's path (64-bit FNV-1a of the steps), which a checkpoint
     /// records: a release that cut the tree otherwise would resume other parts.
     pub fn digest(&self) -> u64 {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        let mut word = |w: u64| {
-            for b in w.to_le_bytes() {
-                h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-            }
-        };
-        word(self.parts.len() as u64);
+        let mut h = crate::problem::Fnv::default();
+        h.word(self.parts.len() as u64);
         for part in &self.parts {
-            word(part.len() as u64);
+            h.word(part.len() as u64);
             for step in part {
                 let (tag, o) = match step {
                     Step::Commit(o) => (1, o),
                     Step::Exclude(o) => (2, o),
                 };
-                word(tag);
-                word(u64::from(o.0));
+                h.word(tag);
+                h.word(u64::from(o.0));
             }
         }
-        h
+        h.0
     }
 
     /// The parts of shard `k` of `n` (1-based): every part whose index is `k - 1`

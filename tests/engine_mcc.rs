@@ -43,12 +43,14 @@ fn check_random(colors: bool, bounds: bool, seeds: u64) {
         nonempty += usize::from(!want.is_empty());
         // Every engine: Algorithm M, dancing cells (with multiplicities where an item
         // has bounds, with both kinds of save point) and bitsets; each must agree with
-        // brute force, clashes included.
+        // brute force, clashes included. Bitsets twice: with multiplicities the
+        // smallest problems tally their counts, and the other keeps them.
         let engines = vec![
             Solver::general(&p).unwrap(),
             Solver::with_engine(&p, EngineChoice::Cells).unwrap(),
             Solver::with_engine(&p, EngineChoice::CellsTrail).unwrap(),
             Solver::with_engine(&p, EngineChoice::Bits).unwrap(),
+            Solver::with_engine(&p, EngineChoice::BitsKept).unwrap(),
         ];
         for mut s in engines {
             let engine = s.engine_name();

@@ -43,8 +43,13 @@ fn count_part(solver: &mut Solver, part: &Part) -> u128 {
 }
 
 /// The engines that split a multiplicity problem: bitsets (the default for small
-/// problems) and dancing cells with multiplicities.
-const SPLITTING: [EngineChoice; 2] = [EngineChoice::Bits, EngineChoice::Cells];
+/// problems; on the smallest their counts are tallied, and `BitsKept` keeps them) and
+/// dancing cells with multiplicities.
+const SPLITTING: [EngineChoice; 3] = [
+    EngineChoice::Bits,
+    EngineChoice::BitsKept,
+    EngineChoice::Cells,
+];
 
 #[test]
 fn threads_and_shards_of_random_multiplicity_problems_match_brute_force() {
@@ -204,6 +209,7 @@ fn larger_multiplicity_problems_agree_across_engines_and_threads() {
         compared += 1;
         for engine in [
             EngineChoice::Bits,
+            EngineChoice::BitsKept,
             EngineChoice::Cells,
             EngineChoice::CellsTrail,
         ] {

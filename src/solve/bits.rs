@@ -23,6 +23,9 @@
 //!
 //! # Multiplicities
 //!
+//! (The smallest problems with multiplicities, a few dozen items and a few hundred
+//! options, go to [`super::tally`] instead, which keeps no counts.)
+//!
 //! With multiplicity intervals each primary item also has a *need* (options it must
 //! still take, negative once it may take fewer than its room) and a constant *slack*,
 //! as in [`super::multi`], whose levels it follows: an exactly-once item is branched

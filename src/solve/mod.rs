@@ -55,6 +55,7 @@ pub mod reduce;
 mod search;
 pub mod share;
 mod structure;
+mod tally;
 
 use crate::clock::Instant;
 use std::sync::Arc;
@@ -69,6 +70,7 @@ use mcc::Mcc;
 use multi::Multi;
 pub use optimize::{Objective, Optimizer, Optimum, Refused};
 use structure::Structure;
+use tally::Tally;
 
 /// What the visitor tells the search after seeing a solution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -321,6 +323,10 @@ pub enum EngineChoice {
     /// (a trail of changes) whatever the size: for tests of that path on small problems.
     #[doc(hidden)]
     CellsTrail,
+    /// Bitsets that keep a count per item, also where the tallied counts of the
+    /// smallest problems with multiplicities would be used: for tests of that path.
+    #[doc(hidden)]
+    BitsKept,
 }
 
 /// The engine chosen for a problem.
@@ -336,6 +342,26 @@ enum Engine {
     M(Box<Mcc>),
     /// Dancing cells with multiplicities and colors (SSMCC).
     S(Box<engine::Engine<Multi>>),
+    /// Bitsets of one, two or four words with multiplicities, counts tallied.
+    T1(Box<engine::Engine<Tally<1>>>),
+    T2(Box<engine::Engine<Tally<2>>>),
+    T4(Box<engine::Engine<Tally<4>>>),
+}
+
+/// `$body` with `$e` the engine on the shared loop ([`engine::Engine`]) that `$engine`
+/// holds, whatever its structure; else `$other` with `$o` the engine on dancing links.
+macro_rules! on_shared_loop {
+    ($engine:expr, $e:ident => $body:expr, $o:tt => $other:expr) => {
+        match $engine {
+            Engine::C($e) => $body,
+            Engine::B($e) => $body,
+            Engine::S($e) => $body,
+            Engine::T1($e) => $body,
+            Engine::T2($e) => $body,
+            Engine::T4($e) => $body,
+            $o @ (Engine::X(_) | Engine::M(_)) => $other,
+        }
+    };
 }
 
 /// Algorithm X's state.
@@ -380,14 +406,29 @@ impl Solver {
                     solution: Vec::new(),
                 })
             }
-            EngineChoice::Bits if !Bits::fits(problem) => {
+            EngineChoice::Bits | EngineChoice::Auto if Tally::<4>::fits(problem) => {
+                // The smallest problems with multiplicities: see `tally`.
+                problem.validate()?;
+                let engine = match problem.options.len().div_ceil(64) {
+                    0 | 1 => Engine::T1(Box::new(engine::Engine::new(Tally::new(problem)))),
+                    2 => Engine::T2(Box::new(engine::Engine::new(Tally::new(problem)))),
+                    _ => Engine::T4(Box::new(engine::Engine::new(Tally::new(problem)))),
+                };
+                Ok(Solver {
+                    engine,
+                    solution: Vec::new(),
+                })
+            }
+            EngineChoice::Bits | EngineChoice::BitsKept if !Bits::fits(problem) => {
                 problem.validate()?;
                 Err(Unsupported::Engine {
                     engine: "bits",
                     why: "the problem has more options than the bitset engine takes (4096)",
                 })
             }
-            EngineChoice::Bits | EngineChoice::Auto if Bits::fits(problem) => {
+            EngineChoice::Bits | EngineChoice::BitsKept | EngineChoice::Auto
+                if Bits::fits(problem) =>
+            {
                 // Multiplicities too: their levels tweak (see `bits`).
                 problem.validate()?;
                 Ok(Solver {
@@ -462,18 +503,17 @@ impl Solver {
             Engine::X(_) => "dancing links (DLX1)",
             Engine::M(_) => "dancing links, Algorithm M (DLX3)",
             Engine::S(_) => "dancing cells, multiplicities (SSMCC)",
+            Engine::T1(_) | Engine::T2(_) | Engine::T4(_) => "bitsets, counts tallied",
         }
     }
 
     /// Number of options of the problem.
     pub fn option_count(&self) -> usize {
-        match &self.engine {
-            Engine::C(c) => c.s.option_count(),
-            Engine::B(b) => b.s.option_count(),
+        on_shared_loop!(&self.engine, e => e.s.option_count(), links => match links {
             Engine::X(x) => x.links.option_start.len() - 1,
             Engine::M(m) => m.links().option_start.len() - 1,
-            Engine::S(s) => s.s.option_count(),
-        }
+            _ => unreachable!(),
+        })
     }
 
     /// Searches for every solution that contains the `forced` options, calling
@@ -515,7 +555,11 @@ impl Solver {
         let start = Instant::now();
         let options = self.option_count();
         assert!(
-            excluded.is_empty() || matches!(self.engine, Engine::S(_) | Engine::B(_)),
+            excluded.is_empty()
+                || matches!(
+                    self.engine,
+                    Engine::S(_) | Engine::B(_) | Engine::T1(_) | Engine::T2(_) | Engine::T4(_)
+                ),
             "only the engines that tweak exclude options"
         );
         if let Some(bad) = forced.iter().chain(excluded).find(|o| o.index() >= options) {
@@ -527,27 +571,16 @@ impl Solver {
         // In debug builds, check the promise that every search restores the structure.
         #[cfg(debug_assertions)]
         let before = self.structure_fingerprint();
-        let result = match &mut self.engine {
-            Engine::C(c) => c.search(forced, &[], &mut self.solution, config, on_solution, start),
-            Engine::B(b) => b.search(
-                forced,
-                excluded,
-                &mut self.solution,
-                config,
-                on_solution,
-                start,
-            ),
-            Engine::S(s) => s.search(
-                forced,
-                excluded,
-                &mut self.solution,
-                config,
-                on_solution,
-                start,
-            ),
-            Engine::X(x) => x.search(forced, &mut self.solution, config, on_solution, start),
-            Engine::M(m) => m.search(forced, &mut self.solution, config, on_solution, start),
-        };
+        let solution = &mut self.solution;
+        let result = on_shared_loop!(
+            &mut self.engine,
+            e => e.search(forced, excluded, solution, config, on_solution, start),
+            links => match links {
+                Engine::X(x) => x.search(forced, solution, config, on_solution, start),
+                Engine::M(m) => m.search(forced, solution, config, on_solution, start),
+                _ => unreachable!(),
+            }
+        );
         #[cfg(debug_assertions)]
         debug_assert_eq!(
             self.structure_fingerprint(),
@@ -567,7 +600,7 @@ impl Solver {
             Engine::X(x) => x.pristine = None,
             Engine::C(c) => c.s.forget_pristine(),
             Engine::S(s) => s.s.forget_pristine(),
-            Engine::B(_) | Engine::M(_) => {}
+            Engine::B(_) | Engine::M(_) | Engine::T1(_) | Engine::T2(_) | Engine::T4(_) => {}
         }
     }
 
@@ -577,12 +610,11 @@ impl Solver {
     /// a solution, an empty list when it has no child. Only for solvers whose
     /// [`Solver::can_branch`] is true.
     pub(crate) fn branch(&mut self, at: &share::Part) -> Result<Option<Vec<share::Child>>, Clash> {
-        match &mut self.engine {
-            Engine::C(c) => c.branch(&at.forced, &at.excluded),
-            Engine::B(b) => b.branch(&at.forced, &at.excluded),
-            Engine::S(s) => s.branch(&at.forced, &at.excluded),
-            _ => unreachable!("only dancing cells and bitsets split their search"),
-        }
+        on_shared_loop!(
+            &mut self.engine,
+            e => e.branch(&at.forced, &at.excluded),
+            _links => unreachable!("only the engines on the shared loop split their search")
+        )
     }
 
     /// One random probe for Knuth's estimate (see [`estimate`]); `None` for engines
@@ -592,17 +624,12 @@ impl Solver {
         forced: &[OptionId],
         pick: &mut dyn FnMut(usize) -> usize,
     ) -> Option<Result<(f64, f64), Clash>> {
-        match &mut self.engine {
-            Engine::C(c) => Some(c.probe(forced, pick)),
-            Engine::B(b) => Some(b.probe(forced, pick)),
-            Engine::S(s) => Some(s.probe(forced, pick)),
-            _ => None,
-        }
+        on_shared_loop!(&mut self.engine, e => Some(e.probe(forced, pick)), _links => None)
     }
 
     /// Whether this solver's search can be split into parts (dancing cells can).
     pub fn can_branch(&self) -> bool {
-        matches!(self.engine, Engine::C(_) | Engine::B(_) | Engine::S(_))
+        on_shared_loop!(&self.engine, _e => true, _links => false)
     }
 
     /// A hash of the whole link structure, for tests that check a search left it
@@ -611,13 +638,11 @@ impl Solver {
     pub fn structure_fingerprint(&self) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        match &self.engine {
-            Engine::C(c) => c.s.fingerprint(&mut h),
-            Engine::B(b) => b.s.fingerprint(&mut h),
+        on_shared_loop!(&self.engine, e => e.s.fingerprint(&mut h), links => match links {
             Engine::X(x) => x.links.hash(&mut h),
             Engine::M(m) => m.fingerprint(&mut h),
-            Engine::S(s) => s.s.fingerprint(&mut h),
-        }
+            _ => unreachable!(),
+        });
         h.finish()
     }
 }
@@ -927,17 +952,21 @@ mod tests {
         b.option(["a"]);
         b.option(["a"]);
         let bounded = b.build();
-        // Bitsets (a small problem) by default, dancing cells with multiplicities, and
-        // Algorithm M on links as the reference: the same count, the same clash.
+        // Bitsets (a small problem) by default, their counts tallied (or kept, as in
+        // larger problems), dancing cells with multiplicities, and Algorithm M on links
+        // as the reference: the same count, the same clash.
         let bits = Solver::new(&bounded).unwrap();
         assert!(!bits.is_general() && bits.can_branch());
-        assert_eq!(bits.engine_name(), "bitsets");
+        assert_eq!(bits.engine_name(), "bitsets, counts tallied");
+        let kept = Solver::with_engine(&bounded, EngineChoice::BitsKept).unwrap();
+        assert!(!kept.is_general() && kept.can_branch());
+        assert_eq!(kept.engine_name(), "bitsets");
         let cells = Solver::with_engine(&bounded, EngineChoice::Cells).unwrap();
         assert!(!cells.is_general() && cells.can_branch());
         assert_eq!(cells.engine_name(), "dancing cells, multiplicities (SSMCC)");
         let links = Solver::with_engine(&bounded, EngineChoice::Links).unwrap();
         assert!(links.is_general());
-        for mut s in [bits, cells, links] {
+        for mut s in [bits, kept, cells, links] {
             let out = s.search(&[], &SearchConfig::default(), &mut |_| Flow::Continue);
             // 3 ways to take one option, 3 to take two.
             assert_eq!(out.unwrap().stats.solutions, 6);

@@ -1,8 +1,8 @@
 //! The moves a search makes on the state of a problem, whatever that state is made of.
 //!
 //! The search loop of [`super::engine`] (levels, save points, forced options, giving
-//! work away, probes) is written once against [`Structure`]; two structures implement
-//! it, compiled separately into the loop so that neither pays for the other:
+//! work away, probes) is written once against [`Structure`]; four structures implement
+//! it, compiled separately into the loop so that none pays for another:
 //!
 //! - [`super::cells::Cells`], Knuth's dancing cells: a sparse set per item, whose
 //!   work is proportional to the options still alive. Any size.
@@ -11,10 +11,14 @@
 //!   decrement per item of each option it kills. Small problems only (see there).
 //! - [`super::multi::Multi`]: dancing cells with multiplicities (Knuth's SSMCC), whose
 //!   levels at a multiplicity item *tweak* (see [`Structure::tweaking`]).
+//! - [`super::tally::Tally`]: multiplicities on a few words of bits, with no count kept:
+//!   an item's live options are counted when the item is looked at. The smallest
+//!   problems only (see there).
 //!
-//! Both make the same item choice (the first declared active primary item with the
-//! fewest live options) from the same counts, so their trees differ only where
-//! dancing cells take a forced move before scanning.
+//! Without multiplicities, dancing cells and bitsets make the same item choice (the
+//! first declared active primary item with the fewest live options) from the same
+//! counts, so their trees differ only where dancing cells take a forced move before
+//! scanning; with them, the three structures that take them make SSMCC's choice.
 
 use crate::problem::{ItemId, OptionId, Problem};
 

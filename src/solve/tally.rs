@@ -83,7 +83,9 @@ pub(crate) struct Tally<const W: usize> {
     /// The key of the item the last commit's pass chose (see [`Tally::pass`]), or
     /// [`UNKNOWN`].
     pending: u64,
-    /// What the processor offers beyond the baseline the crate is compiled for.
+    /// What the processor offers beyond the baseline the crate is compiled for (read on
+    /// x86-64 only).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     cpu: Cpu,
 }
 

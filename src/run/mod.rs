@@ -410,15 +410,18 @@ impl Runner {
                 return optimize::by_parts(&self.task, inst, opt, &config, sink);
             }
             let mut improve = |v: i64, chosen: &[OptionId]| sink.improved(v, chosen);
-            if let Some(k) = best {
-                // The k best on one thread: a shared incumbent holds one value.
-                return Ok(Answer::Optimized(
-                    opt.solve_best(&inst.forced, k, &config, &mut improve)?
-                        .into(),
-                ));
-            }
-
             let threads = self.task.optimizing_threads(opt.is_priced());
+            if let Some(k) = best {
+                let out = crate::solve::optimize::solve_best_on_threads(
+                    opt,
+                    &inst.forced,
+                    k,
+                    &config,
+                    threads,
+                    &mut improve,
+                )?;
+                return Ok(Answer::Optimized(out.into()));
+            }
             let out = crate::solve::optimize::solve_on_threads(
                 opt,
                 &inst.forced,

@@ -108,7 +108,7 @@ use bounded::Bounded;
 use priced::Priced;
 
 use threads::Incumbent;
-pub use threads::solve_on_threads;
+pub use threads::{solve_best_on_threads, solve_on_threads};
 
 use tree::{Extension, Tree, list_with_free};
 

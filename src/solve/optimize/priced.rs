@@ -780,8 +780,6 @@ impl Priced {
         let mut stack: Vec<Level> = Vec::new();
         let node_limit = config.node_limit.unwrap_or(u64::MAX);
         let sign = self.objective.sign();
-        // Only one best is shared between threads (module `threads`).
-        let shared = shared.filter(|_| best == 1);
         let mut end = End::Exhausted;
         let mut g = g0;
         // Whether a subtree of least cost `total` cannot be wanted.
@@ -827,10 +825,12 @@ impl Priced {
                         sol.extend(stack.iter().map(|l| self.option_of(l.x)));
                         let improves = kept.least().is_none_or(|b| g < b);
                         stats.solutions += 1;
+                        // Every kept solution counts for the k-th least value of the
+                        // k best on threads; the optimum takes only improvements.
+                        if let Some((incumbent, part)) = shared {
+                            incumbent.offer(g, part);
+                        }
                         if improves {
-                            if let Some((incumbent, part)) = shared {
-                                incumbent.offer(g, part);
-                            }
                             on_improve(sign * g, &sol);
                         }
                         kept.keep(g, sol);

@@ -42,11 +42,17 @@ const MAX_DEPTH: usize = 4;
 /// after reading the value has a consistent pair; otherwise it knows the value only,
 /// which prunes less, never wrongly. Loads and stores are sequentially consistent,
 /// plain moves on x86.
+///
+/// For the k best ([`Incumbent::ranked`]) the value is the k-th least of every value
+/// offered (k solutions at most that dear exist), and no part is known: a subtree
+/// dearer than it is pruned, never one that ties it.
 #[derive(Debug)]
 pub(crate) struct Incumbent {
     value: AtomicI64,
     part: AtomicUsize,
-    write: Mutex<()>,
+    /// The writers' turn, and with a rank above 1 the `rank` least values offered.
+    write: Mutex<Vec<i64>>,
+    rank: usize,
 }
 
 /// The part of an incumbent being written, or of none yet.
@@ -57,6 +63,14 @@ impl Incumbent {
         Incumbent::seeded(None)
     }
 
+    /// An incumbent of the `rank` best values (see the type's documentation).
+    fn ranked(rank: usize) -> Incumbent {
+        Incumbent {
+            rank: rank.max(1),
+            ..Incumbent::new()
+        }
+    }
+
     /// An incumbent that starts from `best` (a value as minimized, and the part that
     /// found it): the best of the parts a checkpoint says are done.
     pub(crate) fn seeded(best: Option<(i64, usize)>) -> Incumbent {
@@ -64,7 +78,8 @@ impl Incumbent {
         Incumbent {
             value: AtomicI64::new(value),
             part: AtomicUsize::new(part),
-            write: Mutex::new(()),
+            write: Mutex::new(Vec::new()),
+            rank: 1,
         }
     }
 
@@ -81,12 +96,22 @@ impl Incumbent {
     }
 
     /// Part `part` found a solution of value `value`: it becomes the incumbent if it is
-    /// better, or as good and found by an earlier part.
+    /// better, or as good and found by an earlier part; with a rank, it joins the least
+    /// values offered.
     pub(crate) fn offer(&self, value: i64, part: usize) {
-        let _turn = self
+        let mut least = self
             .write
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if self.rank > 1 {
+            least.push(value);
+            least.sort_unstable();
+            least.truncate(self.rank);
+            if least.len() == self.rank {
+                self.value.store(least[self.rank - 1], Ordering::SeqCst);
+            }
+            return;
+        }
         let (v, p) = (
             self.value.load(Ordering::SeqCst),
             self.part.load(Ordering::SeqCst),
@@ -134,6 +159,80 @@ pub fn solve_on_threads(
         exact: true,
         ..Wanted::optimum(all)
     };
+    let results = run_parts(
+        opt,
+        forced,
+        &parts,
+        wanted,
+        config,
+        threads,
+        Some(&shared),
+        on_improve,
+    );
+    // A part is left unsearched only after a limit cut another, which says so.
+    Ok(merge(results, all, sign, start))
+}
+
+/// [`Optimizer::solve_best`] on `threads` threads: each part keeps its own `best`
+/// cheapest solutions, pruning what is dearer than the `best`-th least value found by
+/// any part (an [`Incumbent::ranked`]; a tie is kept, since it may come first by part
+/// order), and the listing is the first `best` of all of them in the order (value,
+/// part, order within the part). That is the order of the k best
+/// of one search whose tree depends only on the problem ([`Optimizer::solve_exact`]'s),
+/// so the listing is the same on any number of threads from two; the values listed are
+/// those of the sequential search on one thread, whose order among solutions of equal
+/// value follows DLX5's thresholds and may differ. With one thread, or a node limit, it
+/// is that sequential search.
+pub fn solve_best_on_threads(
+    opt: &mut Optimizer,
+    forced: &[OptionId],
+    best: usize,
+    config: &SearchConfig,
+    threads: usize,
+    on_improve: &mut dyn FnMut(i64, &[OptionId]),
+) -> Result<Optimum, Clash> {
+    if threads <= 1 || config.node_limit.is_some() || best <= 1 {
+        return opt.solve_best(forced, best, config, on_improve);
+    }
+    let start = Instant::now();
+    let parts = split(opt, forced, threads * PARTS_PER_THREAD)?;
+    let sign = opt.objective().sign();
+    let wanted = Wanted {
+        best,
+        exact: true,
+        ..Wanted::optimum(false)
+    };
+    // The k-th least value found anywhere bounds what a part keeps.
+    let shared = Incumbent::ranked(best);
+    let results = run_parts(
+        opt,
+        forced,
+        &parts,
+        wanted,
+        config,
+        threads,
+        Some(&shared),
+        on_improve,
+    );
+    Ok(merge_best(results, best, sign, start))
+}
+
+/// Searches `parts` on `threads` threads, each on its own copy of `opt`, taking them in
+/// order; returns each part's answer with its number, in part order. A part cut by a
+/// limit stops its thread (every other part would be cut by the same limit).
+#[allow(clippy::too_many_arguments)]
+fn run_parts(
+    opt: &Optimizer,
+    forced: &[OptionId],
+    parts: &[Vec<Step>],
+    wanted: Wanted,
+    config: &SearchConfig,
+    threads: usize,
+    shared: Option<&Incumbent>,
+    on_improve: &mut dyn FnMut(i64, &[OptionId]),
+) -> Vec<(usize, Optimum)> {
+    let start = Instant::now();
+    let sign = opt.objective().sign();
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<(i64, Vec<OptionId>)>();
     let mut results: Vec<(usize, Optimum)> = Vec::new();
@@ -142,7 +241,7 @@ pub fn solve_on_threads(
             .map(|_| {
                 let tx = tx.clone();
                 let mut opt = opt.clone();
-                let (parts, shared, next) = (&parts, &shared, &next);
+                let next = &next;
                 scope.spawn(move || {
                     let mut done = Vec::new();
                     loop {
@@ -155,12 +254,18 @@ pub fn solve_on_threads(
                             let _ = tx.send((v, sol.to_vec()));
                         };
                         let out = opt
-                            .solve_part(forced, part, wanted, &cfg, Some((shared, k)), &mut improve)
+                            .solve_part(
+                                forced,
+                                part,
+                                wanted,
+                                &cfg,
+                                shared.map(|s| (s, k)),
+                                &mut improve,
+                            )
                             .expect("the forced options were checked before the split");
                         let cut = matches!(out.end, End::Cut(_));
                         done.push((k, out));
                         if cut {
-                            // Every other part would be cut by the same limit.
                             break;
                         }
                     }
@@ -183,8 +288,7 @@ pub fn solve_on_threads(
         }
     });
     results.sort_by_key(|(k, _)| *k);
-    // A part is left unsearched only after a limit cut another, which says so.
-    Ok(merge(results, all, sign, start))
+    results
 }
 
 /// The parts: the root's subtrees, and theirs, breadth first, until there are at least
@@ -261,6 +365,43 @@ fn merge(results: Vec<(usize, Optimum)>, all: bool, sign: i64, start: Instant) -
     Optimum {
         value: best,
         values: vec![best.unwrap_or(0); solutions.len()],
+        solutions,
+        optimal: end == End::Exhausted,
+        stats,
+        end,
+    }
+}
+
+/// The whole k-best search's answer from its parts' (in part order): the first `best`
+/// solutions in the order (value, part, order within the part), each once, and the
+/// counters added up.
+fn merge_best(results: Vec<(usize, Optimum)>, best: usize, sign: i64, start: Instant) -> Optimum {
+    let mut stats = Stats::default();
+    let mut end = End::Exhausted;
+    let mut listed: Vec<(i64, Vec<OptionId>)> = Vec::new();
+    for (_, out) in results {
+        stats.nodes += out.stats.nodes;
+        stats.updates += out.stats.updates;
+        stats.solutions += out.stats.solutions;
+        if let (End::Cut(limit), End::Exhausted) = (out.end, end) {
+            end = End::Cut(limit);
+        }
+        listed.extend(out.values.into_iter().zip(out.solutions));
+    }
+    // Stable: among equal values, part order, then each part's own order.
+    listed.sort_by_key(|(v, _)| sign * v);
+    let mut seen: HashSet<Vec<OptionId>> = HashSet::new();
+    listed.retain(|(_, sol)| {
+        let mut key = sol.clone();
+        key.sort_unstable();
+        seen.insert(key)
+    });
+    listed.truncate(best);
+    stats.elapsed = start.elapsed();
+    let (values, solutions): (Vec<i64>, Vec<Vec<OptionId>>) = listed.into_iter().unzip();
+    Optimum {
+        value: values.first().copied(),
+        values,
         solutions,
         optimal: end == End::Exhausted,
         stats,

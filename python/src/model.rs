@@ -386,29 +386,37 @@ impl Model {
     /// `best=k`, the k best solutions (`solutions`, with their `values`), in order of
     /// value, as `dlxc run --best K` (and Knuth's DLX5 with `kK`) lists them; `best`
     /// raises `ModelError` (E0922) for a model without an objective or `best=0`.
-    #[pyo3(signature = (*, time_limit = None, node_limit = None, best = None))]
+    /// `threads` as `dlxc run --threads N`: by default every core, except for a cost
+    /// objective on exactly-once items (and `best`), which runs on one thread unless
+    /// `threads` is given; the value is the same on any number, and among equally good
+    /// solutions the one shown on threads may differ from the one shown on one.
+    #[pyo3(signature = (threads = None, *, time_limit = None, node_limit = None, best = None))]
     fn optimize(
         &self,
         py: Python<'_>,
+        threads: Option<usize>,
         time_limit: Option<f64>,
         node_limit: Option<u64>,
         best: Option<u64>,
     ) -> PyResult<Optimum> {
         let core = self.core(py)?;
         let limits = Limits::new(time_limit, node_limit);
-        if let Some(k) = best {
-            let request = limited(
-                &limits,
-                Request {
-                    best: Some(k),
-                    threads: 1,
-                    ..Request::default()
-                },
-            )?;
+        let request = limited(
+            &limits,
+            Request {
+                best,
+                threads: threads.unwrap_or_else(default_threads),
+                threads_asked: threads.is_some(),
+                ..Request::default()
+            },
+        )?;
+        if best.is_some() {
             let task = crate::runner::task(py, core, &request)?;
             return crate::runner::best(py, core, task);
         }
-        optimize(py, core, &limits)
+        // The request checks the number of threads as the command line does.
+        let task = crate::runner::task(py, core, &request)?;
+        optimize(py, core, &limits, &task)
     }
 
     /// The search tree cut into at least `n` disjoint parts when it allows (fewer

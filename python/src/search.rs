@@ -639,7 +639,12 @@ impl Optimum {
 }
 
 /// The optimum of `core`'s objective.
-pub fn optimize(py: Python<'_>, core: &Arc<Core>, limits: &Limits) -> PyResult<Optimum> {
+pub fn optimize(
+    py: Python<'_>,
+    core: &Arc<Core>,
+    limits: &Limits,
+    task: &dlxc::task::Task,
+) -> PyResult<Optimum> {
     let Some(objective) = core.objective else {
         return Err(PyValueError::new_err(
             "the model has no objective (`minimize count`, `minimize cost`, `maximize cost`)",
@@ -651,8 +656,16 @@ pub fn optimize(py: Python<'_>, core: &Arc<Core>, limits: &Limits) -> PyResult<O
     let stop = Arc::new(AtomicBool::new(false));
     let config = limits.config(&stop)?;
     let forced = core.forced.clone();
+    let threads = task.optimizing_threads(opt.is_priced());
     let got = on_thread(py, &stop, move || {
-        opt.solve(&forced, false, &config, &mut |_, _| {})
+        dlxc::solve::optimize::solve_on_threads(
+            &mut opt,
+            &forced,
+            false,
+            &config,
+            threads,
+            &mut |_, _| {},
+        )
     })?;
     let best = got.map_err(|c| clash(py, core, &c))?;
     optimum(core, objective, &best)

@@ -258,6 +258,22 @@ def test_the_k_best_of_a_cost_file_are_the_command_lines(fixture: str) -> None:
     assert one.solutions == [one.solution]
 
 
+@pytest.mark.parametrize("fixture", ["queens_08_cost.dlx5", "wordrect_4x4_cost.dlx5"])
+def test_optimizing_on_threads_is_the_command_lines(fixture: str) -> None:
+    path = f"tests/fixtures/{fixture}"
+    problem = dlxc.Problem.from_knuth(path)
+    for threads in (2, 3):
+        expected = cli_best(["solve", path, "--threads", str(threads)], 10)
+        best = problem.optimize(threads, best=10)
+        assert best.values == [line["objective"] for line in expected]
+        assert [s.options for s in best.solutions] == [line["options"] for line in expected]
+        # The values are those of one thread; the listing the same on any number.
+        assert best.values == problem.optimize(best=10).values
+        assert best.solutions == problem.optimize(2, best=10).solutions
+        one = problem.optimize(threads=threads)
+        assert one.optimal and one.value == problem.optimize().value
+
+
 def test_the_k_best_of_a_model_are_the_command_lines() -> None:
     expected = cli_best(["run", "examples/target-sudoku.dlx"], 3)
     best = dlxc.Model.from_file("examples/target-sudoku.dlx").optimize(best=3)

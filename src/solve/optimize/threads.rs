@@ -150,25 +150,22 @@ pub fn solve_on_threads(
         return opt.solve(forced, all, config, on_improve);
     }
     let start = Instant::now();
-    let parts = split(opt, forced, threads * PARTS_PER_THREAD)?;
     let sign = opt.objective().sign();
-    let shared = Incumbent::new();
     // Each part's tree depends only on the problem (module `priced`), and one best
     // value is shared.
     let wanted = Wanted {
         exact: true,
         ..Wanted::optimum(all)
     };
-    let results = run_parts(
+    let results = search_parts(
         opt,
         forced,
-        &parts,
         wanted,
         config,
         threads,
-        Some(&shared),
+        &Incumbent::new(),
         on_improve,
-    );
+    )?;
     // A part is left unsearched only after a limit cut another, which says so.
     Ok(merge(results, all, sign, start))
 }
@@ -195,7 +192,6 @@ pub fn solve_best_on_threads(
         return opt.solve_best(forced, best, config, on_improve);
     }
     let start = Instant::now();
-    let parts = split(opt, forced, threads * PARTS_PER_THREAD)?;
     let sign = opt.objective().sign();
     let wanted = Wanted {
         best,
@@ -204,34 +200,26 @@ pub fn solve_best_on_threads(
     };
     // The k-th least value found anywhere bounds what a part keeps.
     let shared = Incumbent::ranked(best);
-    let results = run_parts(
-        opt,
-        forced,
-        &parts,
-        wanted,
-        config,
-        threads,
-        Some(&shared),
-        on_improve,
-    );
+    let results = search_parts(opt, forced, wanted, config, threads, &shared, on_improve)?;
     Ok(merge_best(results, best, sign, start))
 }
 
-/// Searches `parts` on `threads` threads, each on its own copy of `opt`, taking them in
-/// order; returns each part's answer with its number, in part order. A part cut by a
-/// limit stops its thread (every other part would be cut by the same limit).
-#[allow(clippy::too_many_arguments)]
-fn run_parts(
-    opt: &Optimizer,
+/// Splits the tree ([`split`]) and searches the parts on `threads` threads, each on
+/// its own copy of `opt`, taking them in order and pruning against `shared`; returns
+/// each part's answer with its number, in part order. A part cut by a limit stops its
+/// thread (every other part would be cut by the same limit).
+fn search_parts(
+    opt: &mut Optimizer,
     forced: &[OptionId],
-    parts: &[Vec<Step>],
     wanted: Wanted,
     config: &SearchConfig,
     threads: usize,
-    shared: Option<&Incumbent>,
+    shared: &Incumbent,
     on_improve: &mut dyn FnMut(i64, &[OptionId]),
-) -> Vec<(usize, Optimum)> {
+) -> Result<Vec<(usize, Optimum)>, Clash> {
     let start = Instant::now();
+    let parts = split(opt, forced, threads * PARTS_PER_THREAD)?;
+    let (opt, parts) = (&*opt, &parts);
     let sign = opt.objective().sign();
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<(i64, Vec<OptionId>)>();
@@ -254,14 +242,7 @@ fn run_parts(
                             let _ = tx.send((v, sol.to_vec()));
                         };
                         let out = opt
-                            .solve_part(
-                                forced,
-                                part,
-                                wanted,
-                                &cfg,
-                                shared.map(|s| (s, k)),
-                                &mut improve,
-                            )
+                            .solve_part(forced, part, wanted, &cfg, Some((shared, k)), &mut improve)
                             .expect("the forced options were checked before the split");
                         let cut = matches!(out.end, End::Cut(_));
                         done.push((k, out));
@@ -288,7 +269,7 @@ fn run_parts(
         }
     });
     results.sort_by_key(|(k, _)| *k);
-    results
+    Ok(results)
 }
 
 /// The parts: the root's subtrees, and theirs, breadth first, until there are at least

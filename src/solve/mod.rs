@@ -1009,6 +1009,22 @@ mod tests {
             Solver::new(&dangling),
             Err(Unsupported::Invalid(_))
         ));
+        // With multiplicities too, where the choice of engine reads the entries first.
+        let mut bounded = dangling.clone();
+        bounded.items[0].kind = crate::problem::ItemKind::Primary {
+            bounds: crate::problem::Bounds { lo: 1, hi: Some(2) },
+        };
+        assert!(bounded.has_multiplicities());
+        for choice in [
+            EngineChoice::Auto,
+            EngineChoice::Bits,
+            EngineChoice::BitsKept,
+        ] {
+            assert!(matches!(
+                Solver::with_engine(&bounded, choice),
+                Err(Unsupported::Invalid(_))
+            ));
+        }
     }
 
     #[test]

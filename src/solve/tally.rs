@@ -102,7 +102,9 @@ fn tally<const W: usize>(set: &[u64; W], live: &[u64; W]) -> i32 {
 impl<const W: usize> Tally<W> {
     /// Whether `problem` has multiplicities and is small enough for this structure
     /// with `W` words: at most `64 * W` options, [`MAX_PRIMARY`] primary items, and
-    /// bounds (once normalized) of at most 127.
+    /// bounds (once normalized) of at most 127. Called before the problem is validated:
+    /// an entry of an item that does not exist makes it `false` (the validation that
+    /// follows refuses the problem).
     pub fn fits(problem: &Problem) -> bool {
         let m = problem.options.len();
         if !problem.has_multiplicities() || m > 64 * W || W > MAX_WORDS {
@@ -111,7 +113,10 @@ impl<const W: usize> Tally<W> {
         let mut len = vec![0u32; problem.items.len()];
         for opt in problem.options.iter() {
             for e in opt.entries {
-                len[e.item.index()] += 1;
+                let Some(l) = len.get_mut(e.item.index()) else {
+                    return false;
+                };
+                *l += 1;
             }
         }
         let mut primary = 0;

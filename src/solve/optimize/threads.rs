@@ -44,8 +44,10 @@ const MAX_DEPTH: usize = 4;
 /// plain moves on x86.
 ///
 /// For the k best ([`Incumbent::ranked`]) the value is the k-th least of every value
-/// offered (k solutions at most that dear exist), and no part is known: a subtree
-/// dearer than it is pruned, never one that ties it.
+/// offered, and no part is known: a subtree dearer than it is pruned, never one that
+/// ties it. Sound because every offer is another solution: the cost-sorted engine,
+/// the only one that keeps k best, cuts the tree into disjoint parts and finds each
+/// solution of a part once, so k solutions at most that dear exist.
 #[derive(Debug)]
 pub(crate) struct Incumbent {
     value: AtomicI64,
@@ -188,7 +190,9 @@ pub fn solve_best_on_threads(
     threads: usize,
     on_improve: &mut dyn FnMut(i64, &[OptionId]),
 ) -> Result<Optimum, Clash> {
-    if threads <= 1 || config.node_limit.is_some() || best <= 1 {
+    // Only the cost-sorted engine keeps k best (the others keep the optimum alone,
+    // as `solve_best` says).
+    if threads <= 1 || config.node_limit.is_some() || best <= 1 || !opt.is_priced() {
         return opt.solve_best(forced, best, config, on_improve);
     }
     let start = Instant::now();

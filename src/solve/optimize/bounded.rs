@@ -739,6 +739,23 @@ mod tests {
     use super::*;
     use crate::problem::{Bounds, ProblemBuilder};
 
+    /// The whole search of `e` with `forced`, one thread, no limit.
+    fn search(
+        e: &mut Bounded,
+        forced: &[OptionId],
+        all: bool,
+    ) -> Result<crate::solve::Optimum, Clash> {
+        solve_part(
+            e,
+            forced,
+            &[],
+            all,
+            &SearchConfig::default(),
+            None,
+            &mut |_, _| {},
+        )
+    }
+
     /// Items `a : 2..3`, `b : 0..1`, `c` (exactly once), secondary `s`; options with
     /// colors on `s` and costs.
     fn small() -> Problem {
@@ -801,16 +818,7 @@ mod tests {
         // Charge 0 (the whole cost on the first needy item): `a`'s two least are o1 (1)
         // and o3 (2), `c`'s o4 (0) with o3 charged to `a`: 3, the cost of o1 + o3.
         assert_eq!(e.cost_bound(), 3);
-        let out = solve_part(
-            &mut e,
-            &[],
-            &[],
-            false,
-            &SearchConfig::default(),
-            None,
-            &mut |_, _| {},
-        )
-        .unwrap();
+        let out = search(&mut e, &[], false).unwrap();
         assert_eq!(out.value, Some(3));
     }
 
@@ -822,16 +830,7 @@ mod tests {
         for set in sets {
             let forced: Vec<OptionId> = set.iter().map(|&o| OptionId(o)).collect();
             let want = crate::solve::reduce::reduce(&p, &forced).err();
-            let got = solve_part(
-                &mut e,
-                &forced,
-                &[],
-                false,
-                &SearchConfig::default(),
-                None,
-                &mut |_, _| {},
-            )
-            .err();
+            let got = search(&mut e, &forced, false).err();
             assert_eq!(got, want, "{set:?}");
         }
     }
@@ -858,16 +857,7 @@ mod tests {
         b.option_with(None, ["a", "c"], Some(-4));
         b.option_with(None, ["c"], Some(0));
         let mut e = Bounded::new(&b.build(), Objective::MinimizeCost).unwrap();
-        let out = solve_part(
-            &mut e,
-            &[],
-            &[],
-            true,
-            &SearchConfig::default(),
-            None,
-            &mut |_, _| {},
-        )
-        .unwrap();
+        let out = search(&mut e, &[], true).unwrap();
         assert_eq!(
             (out.value, out.solutions),
             (Some(-4), vec![vec![OptionId(0)]])

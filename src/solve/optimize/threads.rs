@@ -358,8 +358,8 @@ fn merge(results: Vec<(usize, Optimum)>, all: bool, sign: i64, start: Instant) -
 }
 
 /// The whole k-best search's answer from its parts' (in part order): the first `best`
-/// solutions in the order (value, part, order within the part), each once, and the
-/// counters added up.
+/// solutions in the order (value, part, order within the part), and the counters added
+/// up.
 fn merge_best(results: Vec<(usize, Optimum)>, best: usize, sign: i64, start: Instant) -> Optimum {
     let mut stats = Stats::default();
     let mut end = End::Exhausted;
@@ -373,14 +373,9 @@ fn merge_best(results: Vec<(usize, Optimum)>, best: usize, sign: i64, start: Ins
         }
         listed.extend(out.values.into_iter().zip(out.solutions));
     }
-    // Stable: among equal values, part order, then each part's own order.
+    // Stable: among equal values, part order, then each part's own order. The parts
+    // are disjoint (see `Incumbent`), so no solution is listed twice.
     listed.sort_by_key(|(v, _)| sign * v);
-    let mut seen: HashSet<Vec<OptionId>> = HashSet::new();
-    listed.retain(|(_, sol)| {
-        let mut key = sol.clone();
-        key.sort_unstable();
-        seen.insert(key)
-    });
     listed.truncate(best);
     stats.elapsed = start.elapsed();
     let (values, solutions): (Vec<i64>, Vec<Vec<OptionId>>) = listed.into_iter().unzip();
